@@ -1,6 +1,8 @@
-// Indexes CSV/TSV by record: a byte scanner that knows quotes, so a newline inside a quoted field does not end
-// a record. CRLF and a UTF-8 BOM are handled. An unterminated quote would swallow the rest of the file, so the
-// scanner reports it at the record where it starts and resumes on the next physical line.
+// Indexes CSV/TSV by record: a byte scanner that knows quotes (RFC 4180: doubled quotes, newlines and CRLF inside
+// quoted fields), so only a line break outside quotes ends a record. Line breaks are CR, LF or CRLF as Python's csv
+// module reads them; a UTF-8 BOM and a last line without a line break are handled. An unterminated quote would
+// swallow the rest of the file, so the scanner reports it at the record where it starts (one skipped row) and
+// resumes on the next physical line. test/unit/datasets/csv-differential.test.ts checks it against Python's csv.
 import { open } from 'node:fs/promises'
 import type { TaskContext } from '../workers/task-types'
 import type { DatasetError } from './types'
@@ -42,8 +44,11 @@ export async function scanCsvFile(input: CsvScanInput, ctx: TaskContext): Promis
     let recLine = firstLine
     let line = firstLine
     let inQuotes = false
+    // Just after a closing quote: a second quote here is an escaped (doubled) quote and the field stays quoted.
+    let afterQuote = false
     let atFieldStart = true
-    let prevByte = -1
+    // The record ended at a CR: a LF right after it belongs to the same line break.
+    let afterCr = false
     const d = delimiter.charCodeAt(0)
     while (pos < size) {
       if (ctx.aborted()) {
@@ -57,34 +62,48 @@ export async function scanCsvFile(input: CsvScanInput, ctx: TaskContext): Promis
         if (inQuotes) {
           if (c === 34) {
             inQuotes = false
+            afterQuote = true
           } else if (c === 10) line++
-          prevByte = c
           continue
         }
-        if (c === 10) {
+        if (afterQuote) {
+          afterQuote = false
+          if (c === 34) {
+            inQuotes = true
+            continue
+          }
+        }
+        if (c === 10 || c === 13) {
+          // Outside quotes CR, LF and CRLF each end a record, as in Python's csv module; blank lines hold none.
           const abs = pos + i
-          const end = prevByte === 13 ? abs - 1 : abs
-          if (end > recStart) records.push(recStart, end, recLine)
+          if (c === 10 && afterCr) {
+            afterCr = false
+            recStart = abs + 1
+            continue
+          }
+          if (abs > recStart) records.push(recStart, abs, recLine)
           line++
           recStart = abs + 1
           recLine = line
           atFieldStart = true
-        } else if (c === 34 && atFieldStart) {
+          afterCr = c === 13
+          continue
+        }
+        afterCr = false
+        if (c === 34 && atFieldStart) {
           inQuotes = true
           atFieldStart = false
         } else if (c === d) {
           atFieldStart = true
-        } else if (c !== 13) {
+        } else {
           atFieldStart = false
         }
-        prevByte = c
       }
       pos += bytesRead
       ctx.progress({ bytesDone: pos, rows: records.length })
     }
     if (inQuotes) return { start: recStart, line: recLine }
-    const end = prevByte === 13 ? size - 1 : size
-    if (end > recStart) records.push(recStart, end, recLine)
+    if (size > recStart) records.push(recStart, size, recLine)
     return null
   }
 

@@ -111,6 +111,9 @@ interface Split {
   cum: number[]
 }
 
+/** Index errors that stand for one record dropped before it got a row number: each counts as one skipped row. */
+const RECORD_LEVEL_INDEX_ERRORS = new Set<string>(['unterminated-quote'])
+
 const DEFAULTS = { maxRowBytes: 64 << 20, maxErrors: 10000, maxFileRefs: 50000, deferMinBytes: 16 << 20 }
 let handles = 0
 
@@ -383,7 +386,7 @@ export async function openDataset(target: string, options: OpenOptions = {}): Pr
       media.truncated ||= p.fileRefsTruncated
       for (const e of p.errors) if (errors.length < opts.maxErrors) errors.push(e)
       errorCount += p.errorCount
-      skipped += p.bad.length
+      skipped += p.bad.length + p.errors.filter((e) => RECORD_LEVEL_INDEX_ERRORS.has(e.code)).length
     }
     Object.assign(handle, {
       splits: splits.map((s) => ({ name: s.name, files: [...new Set(s.sources.map((x) => x.file))], rowCount: s.cum[s.cum.length - 1] })),

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { readFileSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parquetWriteBuffer } from 'hyparquet-writer'
@@ -45,6 +45,19 @@ describe('bad input is reported with its place and the rest loads', () => {
     expect(h.rowCount).toBe(rows)
     const all = await h.readRows(h.splits[0]?.name ?? 'default', 0, 100)
     expect(all.every((r) => !r.error)).toBe(true)
+  })
+
+  it('counts each bad CSV record once: a ragged row and an unclosed quote are two skipped rows, two errors', async () => {
+    const dir = tmpDir()
+    const full = write(dir, 'a.csv', 'q,a\nx,1\ny,2,extra\n"z\nw",3\n"broken,2\nv,4\n')
+    const h = await openDataset(full, { cacheDir: null })
+    expect(h.errors.map((e) => [e.code, e.at.line])).toEqual([
+      ['unterminated-quote', 6],
+      ['ragged-row', 3]
+    ])
+    expect(h.skipped).toBe(2)
+    expect(h.rowCount).toBe(3)
+    rmSync(dir, { recursive: true, force: true })
   })
 
   it('reports a truncated Parquet file without crashing', async () => {
