@@ -7,6 +7,8 @@ export default defineConfig({
     include: ['test/unit/**/*.test.ts'],
     environment: 'node',
     testTimeout: 20000,
-    pool: 'forks'
+    pool: 'forks',
+    // TMPDIR and the user config folder point into one run folder, removed afterwards.
+    globalSetup: ['test/support/vitest-global-setup.mjs']
   }
 })

@@ -5,6 +5,7 @@
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { enterSandbox } from './support/sandbox.mjs'
 
 const root = new URL('..', import.meta.url).pathname
 const outDir = join(root, 'test-output')
@@ -28,6 +29,16 @@ function record(name, passed, failed, skipped = 0, ms = 0) {
 }
 
 const want = (s) => !only || only.includes(s)
+
+// Every suite runs inside one throwaway folder (TMPDIR, user config), removed at the end; and the checkout must look
+// the same afterwards (build output and test reports aside): a test that writes into the repository fails the run.
+const sandbox = enterSandbox()
+const BUILD_OUTPUT = /^(?:!!|\?\?) (?:out|test-output|node_modules|release)\/?$/
+const treeState = () => {
+  const r = spawnSync('git', ['status', '--porcelain', '--ignored', '--untracked-files=normal'], { cwd: root, encoding: 'utf8' })
+  return r.status === 0 ? r.stdout.split('\n').filter((l) => l && !BUILD_OUTPUT.test(l)).sort().join('\n') : null
+}
+const treeBefore = treeState()
 
 if (want('lint')) {
   const r = run('lint', 'eslint', ['.', '--max-warnings=0'])
@@ -71,6 +82,15 @@ if (want('e2e')) {
     if (m) record('e2e', +m[1], +m[2] + (r.code !== 0 && +m[2] === 0 ? 1 : 0), +(m[3] ?? 0), r.ms)
     else record('e2e', 0, 1, 0, r.ms)
   }
+}
+
+sandbox.leave()
+if (treeBefore !== null) {
+  const after = treeState()
+  const before = new Set(treeBefore.split('\n'))
+  const changed = after.split('\n').filter((l) => l && !before.has(l))
+  if (changed.length) console.log(`\n== the checkout changed during the tests:\n${changed.join('\n')}`)
+  record('clean tree', changed.length ? 0 : 1, changed.length ? 1 : 0)
 }
 
 console.log('\n== summary')

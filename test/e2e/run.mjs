@@ -9,7 +9,10 @@ import { runCurationChecks, runMillionRowSpecs } from './curation.spec.mjs'
 import { runTemplateEditorSpecs } from './template-editor.mjs'
 import { runA11ySpecs } from './a11y.spec.mjs'
 import { runKeyboardSpecs } from './keyboard.spec.mjs'
+import { enterSandbox } from '../support/sandbox.mjs'
 
+// Servers, browsers and project stores write only inside this run's sandbox folder, removed at the end.
+const sandbox = enterSandbox('promptloom-e2e-')
 const shots = join(root, 'test-output', 'e2e')
 mkdirSync(shots, { recursive: true })
 const t = new Checks()
@@ -212,5 +215,6 @@ try {
 if (process.env.PL_E2E_SKIP_1M) t.skip('1M rows', 'PL_E2E_SKIP_1M is set')
 else await runMillionRowSpecs(t, shots)
 await runElectronSpecs(t)
+sandbox.leave()
 console.log(`\ne2e: ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped`)
 process.exit(t.failed ? 1 : 0)

@@ -13,8 +13,9 @@ import {
 import { toModelInput } from '../../../shared/engine/messages'
 import { runsToSegments, sLit, toSegments, type SStr } from '../../../shared/engine/spanned'
 import type { ModelInput, PipelineInput, Prompt, RenderedPrompt, RenderedRow, Segment } from '../../../shared/engine'
+import { CASES_DIR } from '../../support/shared-dir'
 
-const DIR = '/work/shared/conformance/cases'
+const DIR = CASES_DIR
 const cases = ['opencompass.jsonl', 'aisbench.jsonl'].flatMap((f) =>
   readFileSync(`${DIR}/${f}`, 'utf8')
     .split('\n')

@@ -3,8 +3,9 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { runHfChatTemplateCase } from '../../../shared/conformance/hf-chat-template'
+import { SHARED_DIR } from '../../support/shared-dir'
 
-const SHARED = join(__dirname, '../../../../shared')
+const SHARED = SHARED_DIR
 const CASES = join(SHARED, 'conformance/cases/hf-chat-template.jsonl')
 const host = {
   loadChatTemplate: (name: string): string | undefined => {

@@ -9,8 +9,9 @@ import { compileChatTemplate, renderChatTemplate } from '../../../shared/formats
 import { tokenizeWithSpans } from '../../../shared/formats/hf/lexer'
 import { parseTokens } from '../../../shared/formats/hf/parser'
 import { placeJinjaError } from '../../../main/services/workspace/template-jinja'
+import { SHARED_DIR } from '../../support/shared-dir'
 
-const TEMPLATES = join(__dirname, '../../../../shared/chat-templates/templates')
+const TEMPLATES = join(SHARED_DIR, 'chat-templates/templates')
 const templateNames = existsSync(TEMPLATES) ? readdirSync(TEMPLATES).filter((f) => f.endsWith('.jinja')).sort() : []
 const load = (f: string): string => readFileSync(join(TEMPLATES, f), 'utf8')
 

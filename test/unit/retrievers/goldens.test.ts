@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { retrieveIndices, type Family } from '../../../shared/engine/retrievers'
+import { CASES_DIR } from '../../support/shared-dir'
 
-const CASES_DIR = join(__dirname, '../../../../shared/conformance/cases')
 
 interface GoldenCase {
   id: string

@@ -10,6 +10,7 @@ import { Workspace } from '../../../main/services/workspace/workspace'
 import { RecentItems } from '../../../main/services/workspace/recent'
 import { demoProjectDir } from '../../../main/services/app-paths'
 import { createApi } from '../../../main/api/create-api'
+import { demoCopy } from '../store/helpers'
 
 const host: Host = {
   mode: 'browser',
@@ -124,7 +125,8 @@ describe('recent items', () => {
 
   it('the API records an opened project and answers the open dialog in browser mode', async () => {
     const api = createApi(host, { recentFile: join(mkdtempSync(join(tmpdir(), 'pl-recent-')), 'recent.json') })
-    await api.dispatch('project.open', [demoProjectDir()])
+    // A copy: the API saves curation beside the project it opens, and tests never write into the checkout.
+    await api.dispatch('project.open', [demoCopy()])
     const r = await api.dispatch('recent.list', [])
     expect(r.ok && (r.value as { kind: string }[])[0].kind).toBe('project')
     const d = await api.dispatch('dialog.openPath', [{ kind: 'file' }])

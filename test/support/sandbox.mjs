@@ -1,0 +1,25 @@
+// One throwaway folder per test run. Every suite (vitest, conformance, end-to-end) runs with TMPDIR and the user
+// config folder pointed inside it, so nothing a test or a spawned CLI writes can land in
+// the real /tmp, in ~/.config or in the checkout, and removing this one folder at the end puts /tmp back as it was.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+/** Creates the run folder and points the environment of this process (and every child it spawns) into it. */
+export function enterSandbox(prefix = 'promptloom-test-') {
+  const dir = mkdtempSync(join(tmpdir(), prefix))
+  const saved = { TMPDIR: process.env.TMPDIR, XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME }
+  for (const sub of ['tmp', 'config']) mkdirSync(join(dir, sub))
+  process.env.TMPDIR = join(dir, 'tmp')
+  process.env.XDG_CONFIG_HOME = join(dir, 'config')
+  return {
+    dir,
+    leave() {
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k]
+        else process.env[k] = v
+      }
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }
+}
