@@ -4,6 +4,7 @@
 // iterate, str() prints `True`/`None`/`['a']`, and wrong types raise where jinja2 raises. Closures are built
 // once per template and reused for every render. A closure that can raise records its node's span on the
 // error as it passes (a catch costs nothing until something is thrown), so render errors carry positions.
+import { MAX_RANGE, checkList, checkString, enterCall, leaveCall, step } from './budget'
 import { FILTERS, TESTS, mapFilter, type Kwargs } from './filters'
 import { tokenizeWithSpans, type Token } from './lexer'
 import { callMethod, getAttr, getItem, slice } from './methods'
@@ -147,12 +148,13 @@ export function defaultGlobals(): Map<string, unknown> {
         if (typeof a !== 'number' || !Number.isInteger(a)) throw new JinjaError('TypeError', `'${typeName(a)}' object cannot be interpreted as an integer`)
         return a
       })
-      const [start, stop, step] = nums.length === 1 ? [0, nums[0], 1] : [nums[0], nums[1], nums[2] ?? 1]
-      if (step === 0) throw new JinjaError('ValueError', 'range() arg 3 must not be zero')
-      const out: number[] = []
-      if (step > 0) for (let i = start; i < stop; i += step) out.push(i)
-      else for (let i = start; i > stop; i += step) out.push(i)
-      if (out.length > 100000) throw new JinjaError('OverflowError', 'Range too big. The sandbox blocks ranges larger than MAX_RANGE (100000).')
+      const [start, stop, by] = nums.length === 1 ? [0, nums[0], 1] : [nums[0], nums[1], nums[2] ?? 1]
+      if (by === 0) throw new JinjaError('ValueError', 'range() arg 3 must not be zero')
+      // The sandbox's check, made on the length before any list is built (range(10**9) must not allocate).
+      const n = Math.max(0, Math.ceil((stop - start) / by))
+      if (n > MAX_RANGE) throw new JinjaError('OverflowError', `Range too big. The sandbox blocks ranges larger than MAX_RANGE (${MAX_RANGE}).`)
+      const out: number[] = new Array(n)
+      for (let i = 0; i < n; i++) out[i] = start + i * by
       return out
     })
   )
@@ -204,7 +206,15 @@ export function defaultGlobals(): Map<string, unknown> {
 function callFilter(name: string, value: unknown, args: unknown[], kwargs: Kwargs): unknown {
   const f = name === 'map' ? MAP : FILTERS[name]
   if (!f) throw new JinjaError('TemplateRuntimeError', `No filter named '${name}'.`)
-  return f(value, args, kwargs)
+  step()
+  return sized(f(value, args, kwargs))
+}
+
+/** Checks a value a filter or method built against the size limits; returns it. */
+function sized<T>(v: T): T {
+  if (typeof v === 'string') checkString(v.length)
+  else if (Array.isArray(v)) checkList(v.length)
+  return v
 }
 const MAP = mapFilter(callFilter)
 
@@ -212,7 +222,30 @@ const MAP = mapFilter(callFilter)
 export function compileProgram(source: string): Stmt {
   // The lexer reads \r\n and \r as \n, as jinja2 does (newline_sequence='\n'), in text and string literals alike.
   const program = parseTokens(rewriteTestArguments(tokenizeWithSpans(source)))
+  checkTreeDepth(program.body)
   return block(program.body)
+}
+
+/** Deepest syntax tree the compiler (which recurses on it) accepts; long chains like `a + a + …` nest too. */
+const MAX_TREE_DEPTH = 1000
+
+/** Fails at the first node deeper than MAX_TREE_DEPTH, walking without recursion. */
+function checkTreeDepth(body: any[]): void {
+  const stack: [any, number][] = body.map((n) => [n, 1])
+  while (stack.length) {
+    const [node, d] = stack.pop()!
+    if (d > MAX_TREE_DEPTH) throw new TemplateSyntaxError(`the template's expressions nest more than ${MAX_TREE_DEPTH} levels deep`, node.span)
+    for (const v of Object.values(node)) {
+      if (Array.isArray(v)) {
+        for (const c of v) if (c?.span) stack.push([c, d + 1])
+      } else if (v instanceof Map) {
+        for (const [k, c] of v) {
+          if (k?.span) stack.push([k, d + 1])
+          if (c?.span) stack.push([c, d + 1])
+        }
+      } else if (v && typeof v === 'object' && (v as any).span && (v as any).type) stack.push([v, d + 1])
+    }
+  }
 }
 
 type Tok = Token
@@ -358,6 +391,7 @@ function stmt(node: any): Stmt {
         try {
           const v = e(s)
           out.s += typeof v === 'string' ? v : str(v)
+          checkString(out.s.length)
         } catch (err) {
           throw locate(err, where)
         }
@@ -430,6 +464,7 @@ function forLoop(node: any): Stmt {
       if (cond) {
         const c = cond
         items = items.filter((item) => {
+          step()
           const fs = new Scope(s)
           bind(fs, item)
           return truthy(c(fs))
@@ -442,6 +477,12 @@ function forLoop(node: any): Stmt {
     const parentLoop = s.lookup('loop')
     const loop = new LoopInfo(items, parentLoop instanceof LoopInfo ? (parentLoop.getattr('depth') as number) + 1 : 1)
     for (let i = 0; i < items.length; i++) {
+      try {
+        step()
+        checkString(out.s.length)
+      } catch (e) {
+        throw locate(e, where)
+      }
       loop.index0 = i
       const fs = new Scope(s)
       fs.vars.set('loop', loop)
@@ -483,7 +524,12 @@ function makeMacro(name: string, params: MacroParam[], body: Stmt, defScope: Sco
     }
     ms.vars.set('varargs', tuple(args.slice(params.length)))
     ms.vars.set('kwargs', extraKw)
-    return renderBody(body, ms)
+    enterCall()
+    try {
+      return renderBody(body, ms)
+    } finally {
+      leaveCall()
+    }
   })
 }
 
@@ -592,11 +638,17 @@ function filterOf(node: any): (v: unknown, s: Scope) => unknown {
       throw new JinjaError('TemplateRuntimeError', `filter '${name}' is not supported by this renderer`)
     }
   }
-  if (node.type !== 'CallExpression') return (v) => f(v, [], null)
+  if (node.type !== 'CallExpression') {
+    return (v) => {
+      step()
+      return sized(f(v, [], null))
+    }
+  }
   const args = argList(node.args)
   return (v, s) => {
     const a = args(s)
-    return f(v, a.args, a.kwargs)
+    step()
+    return sized(f(v, a.args, a.kwargs))
   }
 }
 
@@ -780,11 +832,12 @@ function callExpr(node: any): Expr {
       const o = obj(s)
       const a = args(s)
       try {
+        step()
         if (typeof o === 'string' || o instanceof Map || Array.isArray(o)) {
           const r = callMethod(o, name, a.args, a.kwargs)
-          if (r !== undefined) return r
+          if (r !== undefined) return sized(r)
         }
-        return call(getAttr(o, name), a.args, a.kwargs)
+        return sized(call(getAttr(o, name), a.args, a.kwargs))
       } catch (e) {
         throw blame(e, o, objAt, where)
       }
@@ -831,13 +884,27 @@ function binary(node: any): Expr {
       return (s) => {
         const a = l(s)
         const b = r(s)
-        return (typeof a === 'string' ? a : str(a)) + (typeof b === 'string' ? b : str(b))
+        const x = typeof a === 'string' ? a : str(a)
+        const y = typeof b === 'string' ? b : str(b)
+        try {
+          checkString(x.length + y.length)
+        } catch (e) {
+          throw locate(e, where)
+        }
+        return x + y
       }
     case '+':
       return (s) => {
         const a = l(s)
         const b = r(s)
-        if (typeof a === 'string' && typeof b === 'string') return a + b
+        if (typeof a === 'string' && typeof b === 'string') {
+          try {
+            checkString(a.length + b.length)
+          } catch (e) {
+            throw locate(e, where)
+          }
+          return a + b
+        }
         try {
           return arith(op, a, b)
         } catch (e) {

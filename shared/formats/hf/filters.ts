@@ -1,5 +1,6 @@
 // jinja2's built-in filters and tests, with Python semantics on every type (a filter applied to a type it
 // does not fit raises as jinja2 does instead of quietly returning something), plus transformers' `tojson`.
+import { checkString } from './budget'
 import { getItem, pyStrip, stripChars } from './methods'
 import { toJson } from './json'
 import {
@@ -94,6 +95,7 @@ function pyRound(v: number, precision: number, method: string): number {
 }
 
 function indent(s: string, width: unknown, first: boolean, blank: boolean): string {
+  if (typeof width !== 'string') checkString(Number(width))
   const pad = typeof width === 'string' ? width : ' '.repeat(Number(width))
   let text = s
   let tail = ''
@@ -213,6 +215,7 @@ export const FILTERS: Record<string, (value: unknown, args: unknown[], kwargs: K
   center: (v, a, k) => {
     const s = str(v)
     const w = Number(arg(a, k, 0, 'width', 80))
+    checkString(w)
     if (w <= s.length) return s
     const total = w - s.length
     const left = Math.floor(total / 2) + (total & w & 1)

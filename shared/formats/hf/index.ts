@@ -3,6 +3,7 @@
 import { renderChatTemplate, type CompiledChatTemplate, type RenderOptions } from './render'
 
 export { compileChatTemplate, renderChatTemplate } from './render'
+export { DEFAULT_RENDER_LIMITS, MAX_RANGE, type RenderLimits } from './budget'
 export type { CompiledChatTemplate, CompileResult, ErrorPlace, RenderErrorKind, RenderOptions, RenderResult, RenderWarning } from './render'
 
 export interface ChatTemplateAdditions {

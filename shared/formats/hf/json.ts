@@ -1,5 +1,6 @@
 // transformers' `tojson` filter: Python's json.dumps(x, ensure_ascii=False, indent, separators, sort_keys),
 // with no HTML escaping. Output must match Python byte for byte (separators, float repr, escapes).
+import { checkString } from './budget'
 import { JinjaError, PyFloat, Undef, cmp, floatRepr, numStr, str, typeName } from './values'
 
 function jsonString(s: string, ensureAscii: boolean): string {
@@ -37,6 +38,7 @@ function keyString(k: unknown): string {
 }
 
 export function toJson(value: unknown, indent: unknown, separators: unknown, sortKeys: boolean, ensureAscii: boolean): string {
+  if (typeof indent === 'number') checkString(indent)
   const ind = indent === null || indent === undefined ? null : typeof indent === 'string' ? indent : ' '.repeat(Number(indent))
   let itemSep = ind === null ? ', ' : ','
   let keySep = ': '

@@ -1,6 +1,7 @@
 // Attribute and item access as jinja2's ImmutableSandboxedEnvironment does it, and the read-only Python
 // methods templates call on str, dict and list (`content.strip()`, `message.get('x')`, `tools.items()`).
 // Mutating methods (list.append, dict.update, …) raise SecurityError, as the immutable sandbox does.
+import { checkString } from './budget'
 import { JinjaError, PyObject, PyCallable, Undef, hasAstral, isTuple, missingAttr, repr, str, tuple, typeName, eq, len, toList } from './values'
 
 type Method = (self: any, args: unknown[], kwargs: Map<string, unknown> | null) => unknown
@@ -112,6 +113,12 @@ function strFormat(s: string, args: unknown[], kwargs: Map<string, unknown> | nu
   })
 }
 
+/** Checks a padding width against the string limit; returns '' so it can lead a concatenation. */
+function checkWidth(w: unknown): string {
+  checkString(Number(w))
+  return ''
+}
+
 const STR_METHODS: Record<string, Method> = {
   strip: (s, a) => stripChars(s, a[0], true, true),
   lstrip: (s, a) => stripChars(s, a[0], true, false),
@@ -129,8 +136,9 @@ const STR_METHODS: Record<string, Method> = {
     const count = a[2] === undefined ? -1 : Number(a[2])
     const old = str(a[0])
     const neu = str(a[1])
-    if (count < 0) return s.split(old).join(neu)
     const parts = s.split(old)
+    checkString(s.length + (parts.length - 1) * (neu.length - old.length))
+    if (count < 0) return parts.join(neu)
     return parts.slice(0, count + 1).join(neu) + (parts.length > count + 1 ? old + parts.slice(count + 1).join(old) : '')
   },
   upper: (s) => s.toUpperCase(),
@@ -162,11 +170,13 @@ const STR_METHODS: Record<string, Method> = {
   islower: (s) => /\p{Ll}/u.test(s) && !/\p{Lu}/u.test(s),
   zfill: (s, a) => {
     const w = Number(a[0])
+    checkString(w)
     const sign = s[0] === '-' || s[0] === '+' ? s[0] : ''
     return sign + s.slice(sign.length).padStart(w - sign.length, '0')
   },
   center: (s, a) => {
     const w = Number(a[0])
+    checkString(w)
     const fill = a[1] === undefined ? ' ' : String(a[1])
     const n = len(s)
     if (w <= n) return s
@@ -174,8 +184,8 @@ const STR_METHODS: Record<string, Method> = {
     const left = Math.floor(total / 2) + (total & w & 1)
     return fill.repeat(left) + s + fill.repeat(total - left)
   },
-  ljust: (s, a) => s + (a[1] === undefined ? ' ' : String(a[1])).repeat(Math.max(0, Number(a[0]) - len(s))),
-  rjust: (s, a) => (a[1] === undefined ? ' ' : String(a[1])).repeat(Math.max(0, Number(a[0]) - len(s))) + s,
+  ljust: (s, a) => checkWidth(a[0]) + s + (a[1] === undefined ? ' ' : String(a[1])).repeat(Math.max(0, Number(a[0]) - len(s))),
+  rjust: (s, a) => checkWidth(a[0]) + (a[1] === undefined ? ' ' : String(a[1])).repeat(Math.max(0, Number(a[0]) - len(s))) + s,
   partition: (s, a) => {
     const i = s.indexOf(String(a[0]))
     return tuple(i < 0 ? [s, '', ''] : [s.slice(0, i), String(a[0]), s.slice(i + String(a[0]).length)])

@@ -14,6 +14,12 @@ export interface Node {
   [field: string]: any
 }
 
+/**
+ * How deeply blocks and expressions may nest. jinja2's own parser hits Python's recursion limit well before
+ * this (around 100 nested brackets); without a limit a hostile template overflows the JavaScript stack.
+ */
+export const MAX_NESTING = 200
+
 const BLOCK_END: Record<string, string> = { if: 'endif', for: 'endfor', macro: 'endmacro', call: 'endcall', filter: 'endfilter', set: 'endset' }
 
 /** The tree of a token list: `{ type: 'Program', body }`. Throws TemplateSyntaxError with a span. */
@@ -47,6 +53,16 @@ export function parseTokens(tokens: Token[]): { type: 'Program'; body: Node[] } 
     return fail('Unexpected end of template', tokens.length - 1)
   }
   const tok = (i: number): Token => tokens[i] ?? endOfTemplate()
+  let depth = 0
+  /** Runs one nested parse, failing at the current token when nesting goes past MAX_NESTING. */
+  function nested<T>(parse: () => T): T {
+    if (++depth > MAX_NESTING) fail(`the template nests blocks or expressions more than ${MAX_NESTING} levels deep`, current)
+    try {
+      return parse()
+    } finally {
+      depth--
+    }
+  }
 
   function expect(type: TokenType, error: string): Token {
     const prev = tok(current++)
@@ -81,7 +97,7 @@ export function parseTokens(tokens: Token[]): { type: 'Program'; body: Node[] } 
       case 'Text':
         return node('StringLiteral', { value: expect('Text', 'Expected text token').value }, t)
       case 'OpenStatement':
-        return parseJinjaStatement()
+        return nested(parseJinjaStatement)
       case 'OpenExpression':
         return parseJinjaExpression()
       default:
@@ -298,7 +314,7 @@ export function parseTokens(tokens: Token[]): { type: 'Program'; body: Node[] } 
   }
 
   function parseExpression(): Node {
-    return parseIfExpression()
+    return nested(parseIfExpression)
   }
 
   function parseIfExpression(): Node {
@@ -309,7 +325,7 @@ export function parseTokens(tokens: Token[]): { type: 'Program'; body: Node[] } 
       const test = parseLogicalOrExpression()
       if (isIdentifier('else')) {
         ++current
-        const falseExpr = parseIfExpression()
+        const falseExpr = nested(parseIfExpression)
         return node('Ternary', { condition: test, trueExpr: a, falseExpr }, spanFrom(first))
       }
       return node('SelectExpression', { lhs: a, test }, spanFrom(first))
@@ -342,7 +358,7 @@ export function parseTokens(tokens: Token[]): { type: 'Program'; body: Node[] } 
       const first = current
       const operator = tokens[current]
       ++current
-      const arg = parseLogicalNegationExpression()
+      const arg = nested(parseLogicalNegationExpression)
       right = node('UnaryExpression', { operator, argument: arg }, spanFrom(first))
     }
     return right ?? parseComparisonExpression()
@@ -380,7 +396,7 @@ export function parseTokens(tokens: Token[]): { type: 'Program'; body: Node[] } 
     const args = parseArgs('call')
     let expression = node('CallExpression', { callee, args }, spanFrom(first))
     expression = parseMemberExpression(expression, first)
-    if (is('OpenParen')) expression = parseCallExpression(expression, first)
+    if (is('OpenParen')) expression = nested(() => parseCallExpression(expression, first))
     return expression
   }
 
@@ -529,7 +545,7 @@ export function parseTokens(tokens: Token[]): { type: 'Program'; body: Node[] } 
     if (token && (token.type === 'UnaryOperator' || token.type === 'AdditiveBinaryOperator') && (token.value === '-' || token.value === '+')) {
       const first = current
       const operator = tokens[current++]
-      const argument = parseUnarySignExpression()
+      const argument = nested(parseUnarySignExpression)
       return node('UnaryExpression', { operator, argument }, spanFrom(first))
     }
     return parseCallMemberExpression()

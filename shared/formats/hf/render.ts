@@ -2,10 +2,11 @@
 // context, `tools` and `documents` always passed (None when absent), raise_exception and strftime_now as
 // globals, and continue_final_message's marker-and-cut. Errors come back as data, never thrown, with the
 // 1-based line and column range of the template text at fault when there is one.
+import { startBudget, type RenderLimits } from './budget'
 import { Scope, compileProgram, defaultGlobals } from './compile'
 import { TemplateSyntaxError, positionOf, spanOfError, type SourcePosition } from './positions'
 import { strftime, toNaiveTime } from './strftime'
-import { JinjaError, PyCallable, RaisedByTemplate, fromJs, str, typeName } from './values'
+import { JinjaError, LimitExceeded, PyCallable, RaisedByTemplate, fromJs, str, typeName } from './values'
 
 export interface CompiledChatTemplate {
   readonly source: string
@@ -31,9 +32,12 @@ export interface RenderOptions {
   extra?: Record<string, unknown>
   /** The moment strftime_now reports: a Date, or "YYYY-MM-DDTHH:MM:SS" as naive local time. Default: now. */
   now?: Date | string
+  /** Replaces single limits of DEFAULT_RENDER_LIMITS (steps, time, string and list sizes, macro nesting). */
+  limits?: Partial<RenderLimits>
 }
 
-export type RenderErrorKind = 'raise_exception' | 'template_error' | 'syntax_error' | 'input_error' | 'internal_error'
+/** `limit_exceeded`: the template ran out of its budget (budget.ts); the place is where it was when it did. */
+export type RenderErrorKind = 'raise_exception' | 'template_error' | 'limit_exceeded' | 'syntax_error' | 'input_error' | 'internal_error'
 
 export interface RenderWarning {
   code: string
@@ -144,7 +148,19 @@ export function renderChatTemplate(t: CompiledChatTemplate | string, opts: Rende
     return inputError('Tools should either be a JSON schema, or a callable function with type hints and a docstring suitable for auto-conversion to a schema.')
   }
 
-  const messages = fromJs(opts.messages) as unknown[]
+  let messages: unknown[]
+  let converted: { tools: unknown; documents: unknown; special: [string, unknown][]; extra: [string, unknown][] }
+  try {
+    messages = fromJs(opts.messages) as unknown[]
+    converted = {
+      tools: opts.tools == null ? null : fromJs(opts.tools),
+      documents: opts.documents == null ? null : fromJs(opts.documents),
+      special: Object.entries(opts.special_tokens ?? {}).flatMap(([k, v]) => (v !== null && v !== undefined ? [[k, fromJs(v)] as [string, unknown]] : [])),
+      extra: Object.entries(opts.extra ?? {}).flatMap(([k, v]) => (v !== undefined ? [[k, fromJs(v)] as [string, unknown]] : []))
+    }
+  } catch (e) {
+    return inputError(e instanceof Error ? e.message : String(e))
+  }
   let final: string | null = null
   if (cfm) {
     if (messages.length === 0) return inputError('continue_final_message is set but there are no messages', 'IndexError')
@@ -171,19 +187,25 @@ export function renderChatTemplate(t: CompiledChatTemplate | string, opts: Rende
     })
   )
   const root = new Scope(globals)
-  for (const [k, v] of Object.entries(opts.special_tokens ?? {})) if (v !== null && v !== undefined) root.vars.set(k, fromJs(v))
-  for (const [k, v] of Object.entries(opts.extra ?? {})) if (v !== undefined) root.vars.set(k, fromJs(v))
+  for (const [k, v] of converted.special) root.vars.set(k, v)
+  for (const [k, v] of converted.extra) root.vars.set(k, v)
   root.vars.set('messages', messages)
-  root.vars.set('tools', opts.tools == null ? null : fromJs(opts.tools))
-  root.vars.set('documents', opts.documents == null ? null : fromJs(opts.documents))
+  root.vars.set('tools', converted.tools)
+  root.vars.set('documents', converted.documents)
   root.vars.set('add_generation_prompt', !!opts.add_generation_prompt)
 
   const out = { s: '' }
   try {
+    startBudget(opts.limits)
     template.run(root, out)
   } catch (e) {
     const place = placeOf(template.source, e)
     if (e instanceof RaisedByTemplate) return { ok: false, error: { kind: 'raise_exception', pyType: 'TemplateError', message: e.message, ...place } }
+    if (e instanceof LimitExceeded) return { ok: false, error: { kind: 'limit_exceeded', pyType: e.pyType, message: e.message, ...place } }
+    // A size no check foresaw (the engine's own string or array limit): still the template's doing, at its place.
+    if (e instanceof RangeError && /Invalid (string|array|typed array) length|Array buffer allocation failed/.test(e.message)) {
+      return { ok: false, error: { kind: 'limit_exceeded', pyType: 'LimitExceeded', message: `the template built a value too large to hold (${e.message})`, ...place } }
+    }
     if (e instanceof JinjaError) return { ok: false, error: { kind: 'template_error', pyType: e.pyType, message: e.message, ...place } }
     if (e instanceof RangeError) return { ok: false, error: { kind: 'template_error', pyType: 'RecursionError', message: e.message, ...place } }
     return { ok: false, error: { kind: 'internal_error', message: e instanceof Error ? e.message : String(e), ...place } }

@@ -9,6 +9,7 @@
 // callables = `PyCallable`. This PyFloat is the runtime's own (it has valueOf for arithmetic), not the JSON
 // marker of shared/python/json.ts.
 
+import { checkList, checkString } from './budget'
 import { NONE_REPR, boolRepr, dictRepr, floatRepr, listRepr, numberRepr, strRepr, tupleRepr } from '../../python/repr'
 
 /** A Python float whose value is integral (2.0): kept apart from ints only because it prints differently. */
@@ -33,6 +34,13 @@ export class JinjaError extends Error {
     message: string
   ) {
     super(message)
+  }
+}
+
+/** A render ran out of its budget (budget.ts); jinja2 has no such error, so `pyType` is our own 'LimitExceeded'. */
+export class LimitExceeded extends JinjaError {
+  constructor(message: string) {
+    super('LimitExceeded', message)
   }
 }
 
@@ -113,19 +121,23 @@ export function truthy(v: unknown): boolean {
   return true
 }
 
+/** Input nested deeper than this is refused: printing or comparing it would overflow the stack. */
+export const MAX_INPUT_DEPTH = 500
+
 /** Converts JSON-like input (plain objects, arrays) to this value model: objects become Maps, in key order. */
-export function fromJs(v: unknown): unknown {
+export function fromJs(v: unknown, depth = 0): unknown {
   if (v === undefined) return null
   if (v === null || typeof v !== 'object') return v
-  if (Array.isArray(v)) return v.map(fromJs)
+  if (depth >= MAX_INPUT_DEPTH) throw new JinjaError('ValueError', `the input nests more than ${MAX_INPUT_DEPTH} levels deep`)
+  if (Array.isArray(v)) return v.map((x) => fromJs(x, depth + 1))
   if (v instanceof Map) {
     const m = new Map()
-    for (const [k, x] of v) m.set(k, fromJs(x))
+    for (const [k, x] of v) m.set(k, fromJs(x, depth + 1))
     return m
   }
   if (v instanceof Date) return v.toISOString()
   const m = new Map<string, unknown>()
-  for (const k of Object.keys(v)) m.set(k, fromJs((v as Record<string, unknown>)[k]))
+  for (const k of Object.keys(v)) m.set(k, fromJs((v as Record<string, unknown>)[k], depth + 1))
   return m
 }
 
@@ -281,7 +293,11 @@ function intOf(v: unknown): number | undefined {
 
 function repeat(seq: string | unknown[], n: number): string | unknown[] {
   if (n <= 0) return typeof seq === 'string' ? '' : []
-  if (typeof seq === 'string') return seq.repeat(n)
+  if (typeof seq === 'string') {
+    checkString(seq.length * n)
+    return seq.repeat(n)
+  }
+  checkList(seq.length * n)
   const out: unknown[] = []
   for (let i = 0; i < n; i++) out.push(...seq)
   return out
@@ -321,8 +337,12 @@ function intArith(op: string, x: number, y: number): number {
 
 function seqArith(op: string, a: unknown, b: unknown): unknown {
   if (op === '+') {
-    if (typeof a === 'string' && typeof b === 'string') return a + b
+    if (typeof a === 'string' && typeof b === 'string') {
+      checkString(a.length + b.length)
+      return a + b
+    }
     if (Array.isArray(a) && Array.isArray(b) && isTuple(a) === isTuple(b)) {
+      checkList(a.length + b.length)
       const r = a.concat(b)
       return isTuple(a) ? tuple(r) : r
     }
@@ -355,6 +375,7 @@ export function percentFormat(fmt: string, arg: unknown): string {
       s = String(Math.trunc(Number(v)))
     }
     const w = width ? Number(width) : 0
+    checkString(w)
     if (s.length < w) s = flags.includes('-') ? s.padEnd(w) : s.padStart(w, flags.includes('0') && conv !== 's' ? '0' : ' ')
     return s
   })
