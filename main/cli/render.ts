@@ -3,13 +3,32 @@
 import { stat } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import type { Host } from '../api/host'
-import { writeExport, type ExportOptions } from '../services/workspace/export'
+import { serializeLines, writeExport, type ExportOptions } from '../services/workspace/export'
+import { MEDIA_FLAGS, MEDIA_HELP, mediaFromFlags } from './media-flags'
 import { Workspace } from '../services/workspace/workspace'
 import { resolveProjectSpec } from '../services/workspace/project-spec'
 import { parseArgs, UsageError } from './args'
 import type { CliIo } from './io'
 
 const FORMATS = ['string', 'messages', 'prompt-list'] as const
+
+const RENDER_HELP = `promptloom render --config C [--dataset D] --model M [--model M2 …] [options]
+
+Renders every row through the config's template and each model's format: one JSON line per row and model
+(per label for PPL, per turn for multi-turn), the same lines the app's Export writes.
+
+  --config C        a project folder, an OpenCompass/AISBench config (.py .json .yaml) or a dataset
+  --dataset D       the dataset, when the config does not name it (or to override it)
+  --model M         a profile JSON, OpenCompass model config, model folder or built-in profile name (repeatable)
+  --variant ABBR    the config's dataset abbr to render (default: the first)
+  --format string|messages|prompt-list
+  --only all|accepted|not-rejected   rows by their saved curation (default all)
+  --spans           add where each piece of text came from
+  --out F.jsonl     write atomically to F (default: stdout)
+${MEDIA_HELP}
+
+Exit codes: 0 ok, 1 some rows could not be rendered (see their "problems"), 2 usage error.
+`
 
 const quietHost: Host = {
   mode: 'browser',
@@ -27,8 +46,15 @@ export async function runRender(argv: string[], io: CliIo): Promise<number> {
     format: { type: 'string' },
     out: { type: 'string' },
     only: { type: 'string' },
-    spans: { type: 'boolean' }
+    spans: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+    ...MEDIA_FLAGS
   })
+  if (flags.help) {
+    io.stdout(RENDER_HELP)
+    return 0
+  }
+  const media = mediaFromFlags(flags)
   const config = flags.config ?? positional[0]
   if (!config) throw new UsageError('render needs --config (a config file, dataset or project folder)')
   if (flags.format && !(FORMATS as readonly string[]).includes(flags.format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}`)
@@ -60,12 +86,12 @@ export async function runRender(argv: string[], io: CliIo): Promise<number> {
         yield l
       }
     })()
-    const r = await writeExport(target, counting)
+    const r = await writeExport(target, counting, undefined, ws.mediaEncoder(media, target))
     io.stderr(`wrote ${r.lines} lines to ${target}\n`)
   } else {
-    for await (const l of lines) {
-      if (l.prompt === null) problems++
-      io.stdout(JSON.stringify(l) + '\n')
+    for await (const { line, parts } of serializeLines(lines, ws.mediaEncoder(media, null))) {
+      if (line.prompt === null) problems++
+      for (const p of parts) io.stdout(typeof p === 'string' ? p : Buffer.from(p.buffer, p.byteOffset, p.byteLength).toString('latin1'))
     }
   }
   if (problems) io.stderr(`${problems} line(s) could not be rendered; see their "problems"\n`)

@@ -196,6 +196,17 @@ export interface RowRender {
   itemKind?: 'label' | 'turn'
 }
 
+/**
+ * How an export writes each media asset: as the dataset gives it ('keep'), as a file:// URL, an absolute path, a
+ * data: URL or raw base64; images optionally re-encoded (longest side, format, quality).
+ */
+export interface MediaEncoding {
+  form: 'keep' | 'url' | 'path' | 'data-url' | 'base64'
+  maxSide?: number
+  format?: 'jpeg' | 'png' | 'webp'
+  quality?: number
+}
+
 export interface ExportResult {
   rows: number
   skipped: number

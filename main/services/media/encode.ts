@@ -1,15 +1,30 @@
 // Encodes an asset for a prompt or an export: as a file:// URL, a path, a data: URL or raw base64, optionally
-// wrapped in AISBench content tags (<AIS_IMAGE_START>…<AIS_CONTENT_TAG>) or as an OpenAI content part
-// (image_url, input_audio, video_url). Files are read only from inside the given roots. Base64 is produced by
-// Node's native encoder off the JS heap; the UI never receives it for display (the media protocol serves bytes).
-import { readFile } from 'node:fs/promises'
+// re-encoded through sharp (longest side, format, quality) and wrapped in AISBench content tags
+// (<AIS_IMAGE_START>…<AIS_CONTENT_TAG>) or as an OpenAI content part (image_url, input_audio, video_url). Files are
+// read only from inside the given roots. The export path calls `encodePayload` on worker threads (task
+// 'encode-media'): it returns the encoded text as ASCII bytes, so a base64 image never becomes a JS string on the
+// main thread; `encodeAsset` is the same thing as a string, for one asset at a time.
+import { createHash } from 'node:crypto'
+import { mkdir, open, readFile, rename, writeFile } from 'node:fs/promises'
+import { basename, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { MediaType } from '../datasets/types'
 import { resolveUnderRoots } from './roots'
 import { sniffBytes } from './sniff'
+import { exportImage } from './thumbnails'
 
 export type AssetForm = 'file-url' | 'path' | 'data-url' | 'base64'
 export type AssetWrap = 'none' | 'ais' | 'openai'
+
+/** Re-encoding of images on the way out (audio and video are passed through untouched). */
+export interface ReencodeOptions {
+  /** Longest side in pixels; smaller images are not enlarged. */
+  maxSide?: number
+  /** Output format; without it an image keeps its format (or becomes PNG when sharp cannot write that format). */
+  format?: 'jpeg' | 'png' | 'webp'
+  /** 1..100 for jpeg and webp (default 85). */
+  quality?: number
+}
 
 export interface EncodeRequest {
   /** A path (absolute, or relative to the first root), a file:// URL, a data: URL, or raw base64. */
@@ -19,6 +34,12 @@ export interface EncodeRequest {
   /** Overrides the sniffed media type (e.g. an unrecognised audio codec). */
   media?: Exclude<MediaType, 'unknown'>
   roots: string[]
+  reencode?: ReencodeOptions
+  /**
+   * Where re-encoded or inline assets are written when the form points to a file (path, file-url): a file named by
+   * its content hash. Without it such an asset cannot be given as a path.
+   */
+  mediaDir?: string
 }
 
 export type OpenAiPart =
@@ -26,9 +47,27 @@ export type OpenAiPart =
   | { type: 'input_audio'; input_audio: { data: string; format: string } }
   | { type: 'video_url'; video_url: { url: string } }
 
-export type EncodeResult =
-  | { ok: true; value: string | OpenAiPart; mime: string; media: MediaType; bytes: number }
-  | { ok: false; code: 'refused' | 'missing' | 'invalid' | 'unsupported'; message: string }
+export type EncodeFailure = { ok: false; code: 'refused' | 'missing' | 'invalid' | 'unsupported'; message: string }
+
+export type EncodeResult = { ok: true; value: string | OpenAiPart; mime: string; media: MediaType; bytes: number } | EncodeFailure
+
+/** One asset encoded, the text as ASCII bytes (or the raw bytes for `form: 'raw'`), ready to be written. */
+export type PayloadResult =
+  | {
+      ok: true
+      /** The encoded value: path, file:// URL, data: URL or base64, as bytes (UTF-8 for a path or URL); raw bytes for 'raw'. */
+      payload: Uint8Array
+      /** The file the value points to or came from (null for inline sources written nowhere). */
+      file: string | null
+      mime: string
+      media: MediaType
+      /** Size of the asset's bytes after any re-encoding. */
+      bytes: number
+      reencoded: boolean
+      /** Original file name when known (for HF Image {path}). */
+      name: string | null
+    }
+  | EncodeFailure
 
 const AIS_TAG: Record<Exclude<MediaType, 'unknown'>, string> = {
   image: '<AIS_IMAGE_START>',
@@ -60,48 +99,128 @@ function wrapValue(value: string, base64: string | null, mime: string, media: Me
   if (m === 'image') return { type: 'image_url', image_url: { url: value } }
   if (m === 'video') return { type: 'video_url', video_url: { url: value } }
   // OpenAI input_audio takes bare base64 plus a format name, never a URL.
-  const format = mime.includes('mpeg') ? 'mp3' : mime.includes('wav') ? 'wav' : (mime.split('/')[1] ?? 'wav')
-  return { type: 'input_audio', input_audio: { data: base64 ?? value, format } }
+  return { type: 'input_audio', input_audio: { data: base64 ?? value, format: audioFormatName(mime) } }
+}
+
+/** OpenAI input_audio's format name for a MIME type. */
+export function audioFormatName(mime: string): string {
+  return mime.includes('mpeg') ? 'mp3' : mime.includes('wav') ? 'wav' : (mime.split(/[/;]/)[1] ?? 'wav')
+}
+
+/** Formats sharp writes; an image in another format is written as PNG when it must be re-encoded. */
+const WRITABLE = new Set(['jpeg', 'png', 'webp'])
+
+/** Where the asset is: inline bytes (decoded), or a file under the roots (read only when its bytes are needed). */
+async function locate(source: string | Uint8Array, roots: string[]): Promise<{ ok: true; bytes: Buffer | null; file: string | null; mime: string | null } | EncodeFailure> {
+  if (typeof source !== 'string') return { ok: true, bytes: Buffer.from(source.buffer, source.byteOffset, source.byteLength), file: null, mime: null }
+  const inline = decodeInline(source)
+  if (inline) return { ok: true, bytes: inline.bytes, file: null, mime: inline.mime }
+  const res = await resolveUnderRoots(roots, source)
+  if (!res.ok) return { ok: false, code: res.code, message: `${res.reason}: ${source.length > 200 ? source.slice(0, 200) + '…' : source}` }
+  return { ok: true, bytes: null, file: res.path, mime: null }
+}
+
+/**
+ * Encodes one asset as bytes ready to write: `form` as for encodeAsset, or 'raw' for the asset's own bytes (HF
+ * Image columns). The payload of a path or URL form names a file: the source file itself, or, for an inline or
+ * re-encoded asset, a file named by its content hash in `mediaDir`. A file is read only when its bytes are needed
+ * (an encoded form, or an image to re-encode); a path to a large video costs a 256-byte sniff.
+ */
+export async function encodePayload(req: {
+  source: string | Uint8Array
+  form: AssetForm | 'raw'
+  roots: string[]
+  media?: Exclude<MediaType, 'unknown'>
+  reencode?: ReencodeOptions
+  mediaDir?: string
+  /** The folder `mediaDir` becomes once the export is committed: paths in the payload name it. */
+  mediaDirFinal?: string
+  name?: string | null
+}): Promise<PayloadResult> {
+  const src = await locate(req.source, req.roots)
+  if (!src.ok) return src
+  let bytes = src.bytes
+  try {
+    const head = bytes ? bytes.subarray(0, 256) : await readHead(src.file!)
+    const sniffed = sniffBytes(head)
+    let mime = sniffed?.mime ?? src.mime ?? 'application/octet-stream'
+    const media: MediaType = req.media ?? sniffed?.media ?? ((src.mime?.split('/')[0] as MediaType | undefined) ?? 'unknown')
+    let ext = sniffed?.ext ?? 'bin'
+    const wantsReencode = media === 'image' && !!req.reencode && !!(req.reencode.maxSide || req.reencode.format)
+    if (!bytes && (wantsReencode || (req.form !== 'path' && req.form !== 'file-url'))) bytes = await readFile(src.file!)
+    let reencoded = false
+    if (wantsReencode && bytes) {
+      const own = sniffed?.ext === 'jpg' ? 'jpeg' : sniffed?.ext
+      const format = req.reencode!.format ?? (own && WRITABLE.has(own) ? (own as 'jpeg' | 'png' | 'webp') : 'png')
+      const r = await exportImage(bytes, { format, maxSide: req.reencode!.maxSide, quality: req.reencode!.quality, keepIfFits: format === own })
+      if (!r.ok) return { ok: false, code: 'invalid', message: r.message }
+      if (r.value.data !== bytes) {
+        bytes = r.value.data
+        mime = r.value.mime
+        ext = format === 'jpeg' ? 'jpg' : format
+        reencoded = true
+      }
+    }
+    let file = reencoded ? null : src.file
+    const name = req.name ?? (src.file ? src.file.split(/[\\/]/).pop()! : null)
+    const size = bytes?.length ?? 0
+    const done = (payload: Uint8Array): PayloadResult => ({ ok: true, payload, file, mime, media, bytes: size, reencoded, name })
+    switch (req.form) {
+      case 'raw':
+        return done(bytes!)
+      case 'base64':
+        return done(Buffer.from(bytes!.toString('base64'), 'latin1'))
+      case 'data-url':
+        return done(Buffer.from(`data:${mime.split(';')[0]};base64,${bytes!.toString('base64')}`, 'latin1'))
+      case 'path':
+      case 'file-url': {
+        if (!file) {
+          if (!req.mediaDir) return { ok: false, code: 'invalid', message: 'An inline or re-encoded asset has no file to point to; use data-url or base64' }
+          const written = await writeMediaFile(req.mediaDir, bytes!, ext)
+          file = req.mediaDirFinal ? join(req.mediaDirFinal, basename(written)) : written
+        }
+        return done(Buffer.from(req.form === 'path' ? file : pathToFileURL(file).href, 'utf8'))
+      }
+      default:
+        return { ok: false, code: 'unsupported', message: `Unknown form ${String(req.form)}` }
+    }
+  } catch (e) {
+    return { ok: false, code: 'missing', message: `Cannot read ${src.file ?? 'the asset'}: ${(e as Error).message}` }
+  }
+}
+
+async function readHead(file: string): Promise<Buffer> {
+  const fh = await open(file, 'r')
+  try {
+    const b = Buffer.alloc(256)
+    const { bytesRead } = await fh.read(b, 0, 256, 0)
+    return b.subarray(0, bytesRead)
+  } finally {
+    await fh.close()
+  }
+}
+
+/** Writes bytes once as <mediaDir>/<sha256 prefix>.<ext> (atomic: temp then rename) and returns the path. */
+async function writeMediaFile(dir: string, bytes: Buffer, ext: string): Promise<string> {
+  const name = `${createHash('sha256').update(bytes).digest('hex').slice(0, 32)}.${ext}`
+  const dest = join(dir, name)
+  await mkdir(dir, { recursive: true })
+  const tmp = `${dest}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`
+  await writeFile(tmp, bytes)
+  await rename(tmp, dest)
+  return dest
 }
 
 export async function encodeAsset(req: EncodeRequest): Promise<EncodeResult> {
   const wrap = req.wrap ?? 'none'
-  let bytes: Buffer | null = null
-  let mime: string | null = null
-  let file: string | null = null
-  const inline = decodeInline(req.source)
-  if (inline) {
-    bytes = inline.bytes
-    mime = inline.mime
-  } else {
-    const res = await resolveUnderRoots(req.roots, req.source)
-    if (!res.ok) return { ok: false, code: res.code, message: res.reason }
-    file = res.path
+  const r = await encodePayload({ source: req.source, form: req.form, roots: req.roots, media: req.media, reencode: req.reencode, mediaDir: req.mediaDir })
+  if (!r.ok) return r
+  const value = Buffer.from(r.payload.buffer, r.payload.byteOffset, r.payload.byteLength).toString(req.form === 'path' || req.form === 'file-url' ? 'utf8' : 'latin1')
+  // OpenAI audio parts carry base64 whatever form the rest of the prompt uses.
+  let b64: string | null = req.form === 'base64' ? value : req.form === 'data-url' ? value.slice(value.indexOf(',') + 1) : null
+  if (wrap === 'openai' && r.media === 'audio' && b64 === null) {
+    const raw = await encodePayload({ source: req.source, form: 'base64', roots: req.roots, media: req.media })
+    if (raw.ok) b64 = Buffer.from(raw.payload).toString('latin1')
   }
-  const needBytes = req.form === 'data-url' || req.form === 'base64' || (wrap === 'openai' && (req.media ?? null) !== 'image' && req.media !== 'video')
-  if (!bytes && file && (needBytes || !req.media)) bytes = await readFile(file)
-  const sniffed = bytes ? sniffBytes(bytes.subarray(0, 256)) : null
-  const media: MediaType = req.media ?? sniffed?.media ?? (mime?.split('/')[0] as MediaType | undefined) ?? 'unknown'
-  const finalMime = sniffed?.mime ?? mime ?? 'application/octet-stream'
-  let value: string
-  let b64: string | null = null
-  switch (req.form) {
-    case 'file-url':
-    case 'path':
-      if (!file) return { ok: false, code: 'invalid', message: 'An inline asset has no file to point to; use data-url or base64' }
-      value = req.form === 'path' ? file : pathToFileURL(file).href
-      if (wrap === 'openai' && media === 'audio' && bytes) b64 = bytes.toString('base64')
-      break
-    case 'data-url':
-      b64 = bytes!.toString('base64')
-      value = `data:${finalMime};base64,${b64}`
-      break
-    case 'base64':
-      b64 = bytes!.toString('base64')
-      value = b64
-      break
-    default:
-      return { ok: false, code: 'unsupported', message: `Unknown form ${String(req.form)}` }
-  }
-  return { ok: true, value: wrapValue(value, b64, finalMime, media, wrap), mime: finalMime, media, bytes: bytes?.length ?? 0 }
+  return { ok: true, value: wrapValue(value, b64, r.mime, r.media, wrap), mime: r.mime, media: r.media, bytes: r.bytes }
 }

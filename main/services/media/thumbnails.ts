@@ -88,11 +88,22 @@ export interface ExportImageOptions {
   format: 'jpeg' | 'png' | 'webp'
   /** 1..100, for jpeg and webp. */
   quality?: number
+  /**
+   * The input is already in `format`: when it also fits within maxSide it is returned as it is (the same Buffer),
+   * so an export that only bounds the size keeps small images byte-equal to their files.
+   */
+  keepIfFits?: boolean
 }
 
-export async function exportImage(file: string, o: ExportImageOptions): Promise<ImageResult<{ data: Buffer; width: number; height: number; mime: string }>> {
+export async function exportImage(input: string | Buffer, o: ExportImageOptions): Promise<ImageResult<{ data: Buffer; width: number; height: number; mime: string }>> {
   try {
-    let img = sharp(file, { failOn: 'error' }).rotate()
+    if (o.keepIfFits && Buffer.isBuffer(input)) {
+      const m = await sharp(input).metadata()
+      const w = m.autoOrient?.width ?? m.width ?? 0
+      const h = m.autoOrient?.height ?? m.height ?? 0
+      if (!o.maxSide || Math.max(w, h) <= o.maxSide) return { ok: true, value: { data: input, width: w, height: h, mime: `image/${o.format}` } }
+    }
+    let img = sharp(input, { failOn: 'error' }).rotate()
     if (o.maxSide) img = img.resize(o.maxSide, o.maxSide, { fit: 'inside', withoutEnlargement: true })
     const q = Math.max(1, Math.min(100, Math.round(o.quality ?? 85)))
     img = o.format === 'jpeg' ? img.jpeg({ quality: q, mozjpeg: true }) : o.format === 'webp' ? img.webp({ quality: q }) : img.png()

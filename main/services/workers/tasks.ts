@@ -6,6 +6,7 @@ import { scanCsvFile } from '../datasets/csv-index'
 import { validateRows } from '../datasets/validate-rows'
 import { validateJsonlRange } from '../datasets/validate-jsonl'
 import { validateParquetFile } from '../datasets/parquet-source'
+import { encodePayload } from '../media/encode'
 
 export const TASKS = {
   'jsonl-scan': scanJsonlRange,
@@ -13,7 +14,9 @@ export const TASKS = {
   'csv-scan': scanCsvFile,
   'validate-rows': validateRows,
   'validate-jsonl': validateJsonlRange,
-  'parquet-validate': validateParquetFile
+  'parquet-validate': validateParquetFile,
+  // Export: one media asset read, re-encoded (sharp) and base64-encoded off the main thread.
+  'encode-media': (input: Parameters<typeof encodePayload>[0]) => encodePayload(input)
 } as const
 
 export type TaskName = keyof typeof TASKS

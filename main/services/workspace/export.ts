@@ -1,10 +1,14 @@
 // Export: every row of the split through every chosen model, one JSON line per (row, model), written atomically.
 // A row that makes several requests gives one line per request: per PPL label (`label`) or per multi-turn turn
 // (`turn`). The same generator feeds `promptloom render`, so the CLI and the app export the very same bytes.
-import type { CurationStatus } from '../../../shared/api/types'
+import type { CurationStatus, MediaEncoding } from '../../../shared/api/types'
 import { isEngineError, promptJson, toPlainJson, type EngineError, type Prepared, type Row } from '../../../shared/engine'
 import type { DatasetHandle } from '../datasets'
 import { openAtomic } from '../fs/atomic-write'
+import type { MediaEncoder } from '../export/media-encoder'
+import { MediaSlots, type Part } from '../export/media-slots'
+import { ordered } from '../export/ordered'
+import { tokenizePromptMedia } from '../export/prompt-media'
 import { renderPreparedRow, type ModelContext, type RenderedForModels } from './render-row'
 import type { Variant } from './variants'
 
@@ -15,6 +19,8 @@ export interface ExportOptions {
   /** auto: what the model receives (string or messages); prompt-list: the dataset-side PromptList as upstream JSON. */
   format: 'auto' | 'string' | 'messages' | 'prompt-list'
   spans?: boolean
+  /** How media in the prompts is written (default: as rendered). */
+  media?: MediaEncoding
 }
 
 export interface ExportLine {
@@ -110,25 +116,49 @@ function requests(r: RenderedForModels): { tag: { label?: unknown; turn?: number
 
 const brief = (p: { code: string; message: string; severity: string }) => ({ code: p.code, message: p.message, severity: p.severity })
 
-/** Writes the lines atomically: a cancelled or failed export leaves no partial file behind. */
-export async function writeExport(target: string, lines: AsyncIterable<ExportLine>, signal?: AbortSignal): Promise<{ lines: number; skipped: number; cancelled: boolean }> {
+/** One export line serialized, its media encoded as the export asks (pieces to write in order). */
+export async function* serializeLines(lines: AsyncIterable<ExportLine>, media: MediaEncoder | null, window = 8): AsyncGenerator<{ line: ExportLine; parts: Part[] }> {
+  if (!media?.active) {
+    for await (const line of lines) yield { line, parts: [JSON.stringify(line) + '\n'] }
+    return
+  }
+  yield* ordered(
+    lines,
+    async (line) => {
+      const slots = new MediaSlots(media)
+      const prompt = tokenizePromptMedia(line.prompt, slots)
+      const failed = await slots.settle()
+      const out: ExportLine = { ...line, prompt }
+      if (failed.length) out.problems = [...(line.problems ?? []), ...failed.map((message) => ({ code: 'media', message, severity: 'warning' }))]
+      return { line: out, parts: slots.splice(JSON.stringify(out) + '\n', true) }
+    },
+    window
+  )
+}
+
+/** Writes the lines atomically: a cancelled or failed export leaves no partial file and no temp file behind. */
+export async function writeExport(target: string, lines: AsyncIterable<ExportLine>, signal?: AbortSignal, media?: MediaEncoder | null): Promise<{ lines: number; skipped: number; cancelled: boolean }> {
   const w = await openAtomic(target)
   let n = 0
   let skipped = 0
   try {
-    for await (const l of lines) {
-      if (l.prompt === null) skipped++
-      await w.write(JSON.stringify(l) + '\n')
+    for await (const { line, parts } of serializeLines(lines, media ?? null)) {
+      if (signal?.aborted) break
+      if (line.prompt === null) skipped++
+      for (const p of parts) await w.write(p)
       n++
     }
     if (signal?.aborted) {
       await w.abort()
+      await media?.abort()
       return { lines: 0, skipped: 0, cancelled: true }
     }
     await w.commit()
+    await media?.commit()
     return { lines: n, skipped, cancelled: false }
   } catch (e) {
     await w.abort()
+    await media?.abort()
     throw e
   }
 }

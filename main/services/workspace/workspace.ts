@@ -10,6 +10,7 @@ import type {
   CurationStatus,
   DatasetSummary,
   ExportResult,
+  MediaEncoding,
   ModelSummary,
   Problem,
   ProjectSummary,
@@ -32,6 +33,8 @@ import { openProjectStore } from '../store/project-store'
 import { storeCandidates } from '../store/store-location'
 import { CurationState } from './curation'
 import { exportLines, writeExport, type ExportOptions } from './export'
+import { checkMediaEncoding, MediaEncoder } from '../export/media-encoder'
+import { MediaDir } from '../export/media-dir'
 import { libraryProfiles, loadModels } from './load-models'
 import { findMediaRefs, resolveRowMedia } from './row-media'
 import { peaksOf, probeMediaSource } from './media-calls'
@@ -646,6 +649,19 @@ export class Workspace {
     p.models = p.models.filter((m) => m.profile.id !== id)
     p.summary = { ...p.summary, models: p.summary.models.filter((m) => m.id !== id) }
     return p.summary.models
+  }
+
+  /**
+   * The encoder an export uses for media: files are read from the opened roots, relative references from the
+   * dataset's folder first; assets that must become files go to a folder beside `target`.
+   */
+  mediaEncoder(encoding: MediaEncoding, target: string | null, signal?: AbortSignal): MediaEncoder {
+    const p = this.need()
+    const problem = checkMediaEncoding(encoding)
+    if (problem) throw new Error(`media: ${problem}`)
+    const ds = p.dataset.path
+    const datasetDir = ds.match(/\.\w+$/) ? dirname(ds) : ds
+    return new MediaEncoder(encoding, { roots: [...new Set([datasetDir, ...this.roots()])], mediaDir: target ? new MediaDir(target) : undefined, signal })
   }
 
   /** Every row and chosen model, one JSON line each. Shared by Export and `promptloom render`. */
