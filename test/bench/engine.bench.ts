@@ -1,48 +1,45 @@
-// Throughput of the OpenCompass/AISBench engine (prepare once + renderRow per row), beside upstream Python,
-// with spans off (bulk paths) and on (what the UI asks for, one row at a time).
-//   npx tsx test/bench/engine.bench.ts
+// Throughput of the OpenCompass/AISBench engine (prepare once + renderRow per row), beside upstream Python doing the
+// same work on the same rows in the same run, with spans off (bulk paths) and on (what the UI asks for, one row at a
+// time).
+//   OC_CHECKOUT=<opencompass tree> AIS_CHECKOUT=<aisbench tree> npx tsx test/bench/engine.bench.ts
+// The cases, templates and rows are those of ../shared/upstream/perf/scripts/oc_prompt_bench.py (rows from its
+// synth.py), so both sides build identical prompts. Without a checkout the upstream figure is a fixed anchor and is
+// printed as such.
 import { preparePipeline, renderRow } from '../../shared/engine'
 import type { PipelineInput } from '../../shared/engine'
+import { measureUpstream, synthRows, type UpstreamFigures } from './upstream-anchor'
 
 const N = 10_000
-const train = Array.from({ length: 50 }, (_, i) => ({
-  question: `Train question number ${i}: what is ${i}+${i}?`,
-  answer: String(2 * i)
-}))
-const test = Array.from({ length: N }, (_, i) => ({
-  question: `Test question ${i}: how many apples are in basket ${i}?`,
-  answer: String(i)
-}))
+const train = synthRows(100, 1, 't').map(({ question, answer }) => ({ question, answer }))
+const qa = synthRows(N, 2, 'q')
+const test = qa.map(({ question, answer }) => ({ question, answer }))
+const SYSTEM = 'Answer the question briefly and precisely.'
 const chatml = {
   round: [
-    { role: 'HUMAN', begin: '<|im_start|>user\n', end: '<|im_end|>\n', api_role: 'HUMAN' },
-    { role: 'BOT', begin: '<|im_start|>assistant\n', end: '<|im_end|>\n', generate: true, api_role: 'BOT' }
+    { role: 'HUMAN', begin: '<|im_start|>user\n', end: '<|im_end|>\n' },
+    { role: 'BOT', begin: '<|im_start|>assistant\n', end: '<|im_end|>\n', generate: true }
   ],
-  reserved_roles: [{ role: 'SYSTEM', begin: '<|im_start|>system\n', end: '<|im_end|>\n', api_role: 'SYSTEM' }],
-  eos_token_id: 151645
+  reserved_roles: [{ role: 'SYSTEM', begin: '<|im_start|>system\n', end: '<|im_end|>\n' }]
 }
+const apiMeta = {
+  round: [
+    { role: 'HUMAN', api_role: 'HUMAN' },
+    { role: 'BOT', api_role: 'BOT', generate: true }
+  ],
+  reserved_roles: [{ role: 'SYSTEM', api_role: 'SYSTEM' }]
+}
+const round = [
+  { role: 'HUMAN', prompt: 'Q: {question}' },
+  { role: 'BOT', prompt: 'A: {answer}' }
+]
 const dialogue = (parser: 'lm' | 'api'): PipelineInput => ({
   family: 'opencompass',
   reader_cfg: { input_columns: ['question'], output_column: 'answer' },
   infer_cfg: {
-    ice_template: {
-      type: 'PromptTemplate',
-      template: {
-        round: [
-          { role: 'HUMAN', prompt: 'Q: {question}' },
-          { role: 'BOT', prompt: 'A: {answer}' }
-        ]
-      }
-    },
+    ice_template: { type: 'PromptTemplate', template: { round } },
     prompt_template: {
       type: 'PromptTemplate',
-      template: {
-        begin: [{ role: 'SYSTEM', fallback_role: 'HUMAN', prompt: 'Answer briefly.' }, '</E>'],
-        round: [
-          { role: 'HUMAN', prompt: 'Q: {question}' },
-          { role: 'BOT', prompt: 'A: {answer}' }
-        ]
-      },
+      template: { begin: [{ role: 'SYSTEM', fallback_role: 'HUMAN', prompt: SYSTEM }, '</E>'], round },
       ice_token: '</E>'
     },
     retriever: { type: 'FixKRetriever', fix_id_list: [0, 1, 2, 3, 4] },
@@ -50,7 +47,7 @@ const dialogue = (parser: 'lm' | 'api'): PipelineInput => ({
   },
   train,
   test,
-  meta_template: chatml,
+  meta_template: parser === 'lm' ? chatml : apiMeta,
   parser,
   mode: 'gen'
 })
@@ -58,7 +55,7 @@ const bare: PipelineInput = {
   family: 'opencompass',
   reader_cfg: { input_columns: ['question'], output_column: 'answer' },
   infer_cfg: {
-    prompt_template: { type: 'PromptTemplate', template: 'Question: {question}\nAnswer: {answer}' },
+    prompt_template: { type: 'PromptTemplate', template: 'Q: {question}\nA: {answer}' },
     retriever: { type: 'ZeroRetriever' },
     inferencer: { type: 'GenInferencer' }
   },
@@ -80,10 +77,9 @@ const mm: PipelineInput = {
             role: 'HUMAN',
             prompt_mm: {
               text: { type: 'text', text: '{question}' },
-              image: { type: 'image_url', image_url: { url: '{image}' } }
+              image: { type: 'image_url', image_url: '{image}' }
             }
-          },
-          { role: 'BOT', prompt: '{answer}' }
+          }
         ]
       }
     },
@@ -91,17 +87,11 @@ const mm: PipelineInput = {
     inferencer: { type: 'GenInferencer' }
   },
   train: [],
-  test: test.map((r, i) => ({
+  test: qa.map((r) => ({
     ...r,
-    content: `<AIS_IMAGE_START>http://example.com/img/${i}.png<AIS_CONTENT_TAG><AIS_TEXT_START>${r.question}`
+    content: `<AIS_IMAGE_START>${r.image}<AIS_CONTENT_TAG><AIS_TEXT_START>${r.question}<AIS_CONTENT_TAG>`
   })),
-  meta_template: {
-    round: [
-      { role: 'HUMAN', api_role: 'HUMAN' },
-      { role: 'BOT', api_role: 'BOT', generate: true }
-    ],
-    reserved_roles: [{ role: 'SYSTEM', api_role: 'SYSTEM' }]
-  },
+  meta_template: apiMeta,
   parser: 'api',
   mode: 'gen'
 }
@@ -127,18 +117,20 @@ function rate(input: PipelineInput, spans: boolean): number {
   return (N / best) * 1000
 }
 
-function bench(name: string, input: PipelineInput, upstream: number): void {
+function bench(name: string, input: PipelineInput, upstream: { rate: number; label: string }): void {
   const fmt = (r: number): string =>
-    `${Math.round(r).toLocaleString('en-US').padStart(9)} prompts/s (×${(r / upstream).toFixed(1)} upstream)`
+    `${Math.round(r).toLocaleString('en-US').padStart(9)} prompts/s (×${(r / upstream.rate).toFixed(1)} upstream)`
   const off = rate(input, false)
   const on = rate(input, true)
   console.log(
-    `${name.padEnd(50)} spans off ${fmt(off)}   spans on ${fmt(on)}   upstream ${upstream.toLocaleString('en-US')}/s`
+    `${name.padEnd(50)} spans off ${fmt(off)}   spans on ${fmt(on)}   upstream ${Math.round(upstream.rate).toLocaleString('en-US')}/s (${upstream.label})`
   )
 }
 
-console.log(`${N.toLocaleString('en-US')} rows each; upstream = OpenCompass/AISBench Python on the same rows`)
-bench('dialogue+SYSTEM begin, 5 FixK, ChatML, LM parser', dialogue('lm'), 4900)
-bench('dialogue+SYSTEM begin, 5 FixK, ChatML, API parser', dialogue('api'), 5000)
-bench('bare string template, no examples', bare, 281000)
-bench('AISBench MMPromptTemplate, one image URL per row', mm, 28500)
+const up: UpstreamFigures = measureUpstream(N)
+console.log(`${N.toLocaleString('en-US')} rows each; upstream = OpenCompass/AISBench Python building the same prompts from the same rows`)
+if (up.note) console.log(up.note)
+bench('dialogue+SYSTEM begin, 5 FixK, ChatML, LM parser', dialogue('lm'), up.figure('oc-b'))
+bench('dialogue+SYSTEM begin, 5 FixK, ChatML, API parser', dialogue('api'), up.figure('oc-c'))
+bench('bare string template, no examples', bare, up.figure('oc-a'))
+bench('AISBench MMPromptTemplate, one image URL per row', mm, up.figure('ais-mm'))
