@@ -2,15 +2,31 @@
 import { createReadStream, existsSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { createInterface } from 'node:readline'
-import { runConformanceCase, type ConformanceHost } from '../../shared/conformance'
+import {
+  conformanceRunners,
+  runConformanceCase,
+  type ConformanceHost,
+  type ConformanceRunner
+} from '../../shared/conformance'
 import { parsePyJson } from '../../shared/engine'
 import { UsageError } from './args'
+import { runHarnessCase } from './conformance-harness'
+
+/** Families whose cases run through the app's own row renderer (main/), not a shared-only runner. */
+const runners: Record<string, ConformanceRunner> = {
+  ...conformanceRunners,
+  'opencompass-chat': runHarnessCase,
+  'aisbench-chat': runHarnessCase
+}
 import type { CliIo } from './io'
 
 /** Chat templates live beside the cases: <cases>/../../chat-templates/templates/<name>.jinja (the shared layout). */
 function hostFor(casesFile: string): ConformanceHost {
   const cache = new Map<string, string | undefined>()
-  const dirs = [join(dirname(casesFile), '..', '..', 'chat-templates', 'templates'), join(dirname(casesFile), '..', 'chat-templates', 'templates')]
+  const dirs = [
+    join(dirname(casesFile), '..', '..', 'chat-templates', 'templates'),
+    join(dirname(casesFile), '..', 'chat-templates', 'templates')
+  ]
   return {
     loadChatTemplate(name) {
       if (!cache.has(name)) {
@@ -42,7 +58,7 @@ export async function runConformance(args: string[], io: CliIo): Promise<number>
         io.stderr(`${file}:${n}: not JSON: ${e instanceof Error ? e.message : String(e)}\n`)
         continue
       }
-      const output = await runConformanceCase(c, host)
+      const output = await runConformanceCase(c, host, runners)
       io.stdout(JSON.stringify({ id: c.id, output }) + '\n')
     }
   }

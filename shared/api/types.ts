@@ -148,7 +148,35 @@ export interface ModelRender {
   contextLength?: number
   /** The model's special tokens, highlighted in the exact text. */
   specialTokens?: string[]
+  /** For a chat-template model: the harness that wraps it and each step of its path (shared/models/harness.ts). */
+  harness?: HarnessTrace
   problems: Problem[]
+}
+
+/** One request through an evaluation harness's chat-template wrapper, step by step (as the goldens record it). */
+export interface HarnessTrace {
+  harness: 'opencompass' | 'aisbench'
+  wrapper: 'HuggingFacewithChatTemplate' | 'VLLMwithChatTemplate' | 'TurboMindModelwithChatTemplate'
+  /** "OpenCompass HuggingFacewithChatTemplate". */
+  label: string
+  /** `parse_template(prompt, mode)`: the wrapper's API parser output, [{role, prompt}] or a str. */
+  modelInput?: unknown
+  /** `_convert_chat_messages` output, or {error}. */
+  chatMessages?: unknown
+  /** The text handed to the tokenizer or engine. */
+  prompt?: string
+  /** false: encoded with add_special_tokens=False; true: with; null: left to the engine's default. */
+  addSpecialTokens?: boolean | null
+  /** The wrapper's `generate` fails after the prompt is built (AISBench's generation_kwargs pops). */
+  postPromptError?: string
+  /** Where upstream stops; stage `parse` aborts the whole task before any model call. */
+  error?: {
+    message: string
+    stage: 'parse' | 'drop_middle' | 'convert_chat_messages' | 'apply_chat_template' | 'fastchat_template' | 'ppl'
+  }
+  stopWords: string[]
+  /** The `fastchat_template` name when FastChat replaces the chat template. */
+  fastchat?: string
 }
 
 /** One block of the dataset-side prompt: a role item, a section marker or a plain string. */
@@ -368,7 +396,9 @@ export interface MediaInfo {
 }
 
 /** A media call's answer: the value, or why not (refused outside the opened roots, missing, unsupported, corrupt). */
-export type MediaResult<T> = { ok: true; value: T } | { ok: false; code: 'refused' | 'missing' | 'unsupported' | 'corrupt' | 'invalid'; message: string }
+export type MediaResult<T> =
+  | { ok: true; value: T }
+  | { ok: false; code: 'refused' | 'missing' | 'unsupported' | 'corrupt' | 'invalid'; message: string }
 
 /** Waveform peaks: n buckets, each the loudest sample in it, 0..1. */
 export interface MediaPeaks {

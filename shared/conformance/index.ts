@@ -16,9 +16,9 @@ export const conformanceRunners: Record<string, ConformanceRunner> = {
   lazyllm: runLazyllmCase
 }
 
-/** Runs one case; a family this build does not know, or a runner that throws, still yields an output line. */
-export async function runConformanceCase(c: ConformanceCase, host: ConformanceHost): Promise<unknown> {
-  const runner = conformanceRunners[c.family]
+/** Runs one case (`runners`: the shared ones plus any the host adds); a family this build does not know, or a runner that throws, still yields an output line. */
+export async function runConformanceCase(c: ConformanceCase, host: ConformanceHost, runners: Record<string, ConformanceRunner> = conformanceRunners): Promise<unknown> {
+  const runner = runners[c.family]
   if (!runner) return { error: 'unsupported family' }
   try {
     return await runner(c, host)

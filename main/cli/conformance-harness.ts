@@ -1,0 +1,147 @@
+// Conformance runner for the 'opencompass-chat' and 'aisbench-chat' families (chat-template wrappers): a golden
+// case's model becomes a profile through the model-config import (the wrapper class, a built-in profile by name, the
+// config's keyword arguments), its dataset side a prepared pipeline, and every row renders through the app's own
+// renderPreparedRow — the path of the matrix and `promptloom render`. The answer is shaped like `expected`.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { ConformanceCase, ConformanceHost } from '../../shared/conformance'
+import {
+  decodeLabelDicts,
+  preparePipeline,
+  promptJson,
+  toPlainJson,
+  type Family,
+  type PipelineInput
+} from '../../shared/engine'
+import type { HarnessTrace, ModelRender } from '../../shared/api/types'
+import type { ModelProfile } from '../../shared/models'
+import { profileFromOpenCompassModel } from '../services/models/import-opencompass-config'
+import { tokenCounterForProfile } from '../services/models/tokenizer'
+import { renderPreparedRow, type ModelContext } from '../services/workspace/render-row'
+
+interface CaseError {
+  error: string
+  stage: string
+}
+
+/** The model config a golden case describes, as a user's config would hold it (path: the built-in profile). */
+function modelConfig(model: any, family: Family): Record<string, unknown> {
+  const source =
+    typeof model.special_tokens_source === 'string'
+      ? model.special_tokens_source.replace(/^profile:/, '')
+      : model.chat_template
+  const module = family === 'aisbench' ? 'ais_bench.benchmark.models' : 'opencompass.models'
+  return { type: `${module}.${model.wrapper}`, path: source, ...(model.model_kwargs ?? {}) }
+}
+
+async function profileFor(
+  c: ConformanceCase,
+  family: Family,
+  host: ConformanceHost
+): Promise<ModelProfile | CaseError> {
+  const model = c.input.model ?? {}
+  // An empty folder to resolve relative paths against: `path` names a built-in profile, never a folder here.
+  const baseDir = mkdtempSync(join(tmpdir(), 'promptloom-occ-'))
+  try {
+    const r = await profileFromOpenCompassModel(modelConfig(model, family), { baseDir, family })
+    if (!r.ok)
+      return { error: `model import: ${r.errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`, stage: 'model' }
+    let profile = r.profile
+    // The case names the exact template and tokens; a built-in profile ships the same bytes, but be faithful.
+    const source = host.loadChatTemplate(String(model.chat_template))
+    if (source !== undefined && source !== profile.chat_template) profile = { ...profile, chat_template: source }
+    if (model.special_tokens) profile = { ...profile, special_tokens: model.special_tokens }
+    return profile
+  } finally {
+    rmSync(baseDir, { recursive: true, force: true })
+  }
+}
+
+function traceItem(t: HarnessTrace | undefined): Record<string, unknown> {
+  const o: Record<string, unknown> = {}
+  if (!t) return o
+  if (t.modelInput !== undefined) o.model_input = t.modelInput
+  if (t.chatMessages !== undefined) o.chat_messages = t.chatMessages
+  if (t.error && t.error.stage !== 'ppl') {
+    o.error = { error: t.error.message, stage: t.error.stage }
+    return o
+  }
+  if (t.prompt !== undefined) {
+    o.prompt = t.prompt
+    o.tokenize_add_special_tokens = t.addSpecialTokens ?? null
+  }
+  if (t.postPromptError) o.post_prompt_error = t.postPromptError
+  return o
+}
+
+function caseError(m: ModelRender | undefined): CaseError | undefined {
+  const e = m?.harness?.error
+  return e && e.stage === 'parse' ? { error: e.message, stage: 'parse' } : undefined
+}
+
+export async function runHarnessCase(c: ConformanceCase, host: ConformanceHost): Promise<unknown> {
+  const family: Family = c.family === 'aisbench-chat' ? 'aisbench' : 'opencompass'
+  const input = c.input ?? {}
+  const profile = await profileFor(c, family, host)
+  if ('error' in profile) return profile
+  const ctx: ModelContext = { profile, counter: await tokenCounterForProfile(profile) }
+  const pin: PipelineInput = {
+    family,
+    reader_cfg: input.reader_cfg ?? {},
+    infer_cfg: decodeLabelDicts(input.infer_cfg ?? {}),
+    train: input.train ?? [],
+    test: input.test ?? [],
+    meta_template: null,
+    parser: 'api',
+    mode: input.mode ?? 'gen'
+  }
+  const prepared = preparePipeline(pin)
+  if ('code' in prepared) return { error: prepared.message, stage: prepared.stage }
+  const rows = prepared.test.map((_, i) => renderPreparedRow(prepared, i, i, [ctx], false))
+  // Upstream builds every prompt before the model sees any, then stops at the first failing batch.
+  for (const r of rows) {
+    const e = r.problems.find((p) => p.severity === 'error')
+    if (e) return { error: e.message, stage: 'prompt' }
+  }
+  const stop_words = rows[0]?.models[0]?.harness?.stopWords ?? []
+  if (prepared.mode === 'ppl') {
+    const labels = prepared.labels ?? []
+    const items: unknown[] = []
+    let pplError: string | undefined
+    for (let li = 0; li < labels.length; li++)
+      for (let i = 0; i < rows.length; i++) {
+        const it = rows[i].items?.[li]
+        const m = it?.models[0]
+        const ce = caseError(m)
+        if (ce) return ce
+        if (m?.harness?.error?.stage === 'ppl') pplError ??= m.harness.error.message
+        items.push({
+          index: i,
+          label: it?.label,
+          prompt_list: it ? promptJson(it.prompt as any) : null,
+          ...traceItem(m?.harness)
+        })
+      }
+    return toPlainJson({
+      ice_idx: prepared.iceIdx,
+      labels,
+      stop_words,
+      items,
+      ...(pplError ? { ppl_error: pplError } : {})
+    })
+  }
+  const items: unknown[] = []
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i]
+    const m = r.models[0]
+    const ce = caseError(m)
+    if (ce) return ce
+    items.push({
+      index: i,
+      prompt_list: r.prompt === null ? null : promptJson(r.prompt as any),
+      ...traceItem(m?.harness)
+    })
+  }
+  return toPlainJson({ ice_idx: prepared.iceIdx, stop_words, items })
+}
