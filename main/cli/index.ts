@@ -5,6 +5,7 @@ import { runServe } from './serve'
 import { runRender } from './render'
 import { runConformance } from './conformance'
 import { runInspect } from './inspect'
+import { runLint } from './lint'
 import { join } from 'node:path'
 import { appVersion } from '../services/app-paths'
 import { configureWorkers } from '../services/workers/pool'
@@ -16,6 +17,9 @@ Usage:
   promptloom render --config C [--dataset D] --model M [--model M2 …]
                     [--variant ABBR] [--format string|messages|prompt-list] [--spans] [--out F.jsonl]
                                                    render every row per model as JSON lines
+  promptloom lint --config C [--dataset D] --model M [--model M2 …] [--variant ABBR]
+                  [--json] [--fail-on error|warning|never]
+                                                   find what is wrong in every row × model (lint --help)
   promptloom inspect PATH [--json]                 check a dataset: rows, columns, media, bad rows
   promptloom conformance CASES.jsonl […]          run golden cases, one {"id","output"} line each
   promptloom --help | --version
@@ -46,6 +50,8 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
         return await runRender(rest, io)
       case 'inspect':
         return await runInspect(rest, io)
+      case 'lint':
+        return await runLint(rest, io)
       case 'conformance':
         return await runConformance(rest, io)
       default:

@@ -43,6 +43,7 @@ import { apiItems, engineProblem, renderPreparedRow, type ModelContext } from '.
 import { compileRowQuery } from './row-query'
 import { compileRowFilter, filterIsEmpty, filterReadsCuration, inputColumnsOf, rowFacts, scanRows, sortKeyOf } from './row-filter'
 import { Tasks } from './tasks'
+import type { LintSource } from '../lint/lint-run'
 import { ProjectTemplates } from './template-overrides'
 import { defaultVariant, variantsFromConfig, type Variant } from './variants'
 import { needsWholeSplit, variantMode } from './infer-mode'
@@ -683,6 +684,30 @@ export class Workspace {
       signal,
       onProgress
     })
+  }
+
+  /** What `promptloom lint` and the Lint panel read: the same rows, preparation and models as Export. */
+  async lintSource(q: { variantId?: string; modelIds?: string[] }): Promise<LintSource> {
+    const p = this.need()
+    await p.ready
+    const v = this.variant(p, q.variantId ?? p.variants[0].id)
+    const models = q.modelIds ? p.models.filter((m) => q.modelIds!.includes(m.profile.id)) : p.models
+    if (models.length === 0) throw new Error(q.modelIds ? `none of the models ${q.modelIds.join(', ')} is in this project` : 'the project has no model to lint against')
+    const dataset = withEdits(p.dataset, this.curation)
+    const named = v.reader_cfg.input_columns
+    const out = v.reader_cfg.output_column
+    return {
+      project: { name: p.spec.name, ...(p.spec.configFile ? { config: p.spec.configFile } : {}), dataset: p.dataset.path, split: p.testSplit, variant: v.id },
+      total: this.splitSize(p, p.testSplit),
+      readRows: (start, count) => dataset.readRows(p.testSplit, start, count),
+      prepare: (rows) => this.prepare(p, v, needsWholeSplit(v) ? 'all' : rows),
+      wholeSplit: needsWholeSplit(v),
+      models,
+      roots: this.roots(),
+      inputColumns: Array.isArray(named) && named.every((c) => typeof c === 'string') ? (named as string[]) : typeof named === 'string' ? [named] : null,
+      outputColumn: typeof out === 'string' ? out : null,
+      status: (i) => this.curation.get(i)
+    }
   }
 
   async exportRun(q: { variantId: string; modelIds: string[]; only: 'all' | 'accepted' | 'not-rejected'; destination: 'dialog' | 'download' }): Promise<ExportResult> {

@@ -1,0 +1,257 @@
+// Lint of a whole split × models on the export path: rows are read in batches, prepared and rendered by the same
+// renderPreparedRow the app's Export and `promptloom render` use (spans off: no display work), and what each
+// model's render says (its problems, token count) is kept per row beside the row's own facts (empty fields, gold
+// in the input, duplicate keys, media). Groups, counts and histograms are computed from those per-row records
+// when asked, leaving rejected rows out, so a curation change or an edited row (relint) updates them at once.
+import type { CurationStatus } from '../../../shared/api/types'
+import { isEngineError, type EngineError, type Prepared, type Row } from '../../../shared/engine'
+import { checkedColumns, duplicates, emptyFields, goldLeak, isImbalanced, labelBalance, rowFeatures, type RowFeatures } from '../../../shared/lint/dataset-checks'
+import { histogram } from '../../../shared/lint/histogram'
+import { kindInfo, lintKindOf } from '../../../shared/lint/kinds'
+import { groupKey, LINT_REPORT_VERSION, parseLintKey, type LintExample, type LintGroup, type LintReport, type LintSeverity } from '../../../shared/lint/report'
+import type { RowRecord } from '../datasets/types'
+import { renderPreparedRow, type ModelContext } from '../workspace/render-row'
+import { findMediaRefs } from '../workspace/row-media'
+import { MediaChecker } from './media-check'
+
+/** What lint needs from the open project (the workspace builds it; tests build it from files). */
+export interface LintSource {
+  project: LintReport['project']
+  total: number
+  /** Rows as they render: curation edits applied. */
+  readRows(start: number, count: number): Promise<RowRecord[]>
+  prepare(rows: Row[]): Promise<Prepared | EngineError>
+  /** The variant's retriever compares every test row: rows are prepared once over the split, indexed by row number. */
+  wholeSplit: boolean
+  models: ModelContext[]
+  roots: string[]
+  inputColumns: string[] | null
+  outputColumn: string | null
+  status(index: number): CurationStatus
+}
+
+export interface Finding {
+  kind: string
+  model: string | null
+  severity: LintSeverity
+  message: string
+  at?: Record<string, string | number>
+  detail?: Record<string, unknown>
+}
+
+const BATCH = 500
+const EXAMPLES = 5
+const RANK: Record<LintSeverity, number> = { error: 2, warning: 1, info: 0 }
+
+export class LintRun {
+  readonly findings: (Finding[] | undefined)[]
+  readonly features: (RowFeatures | undefined)[]
+  /** Per model: the row's longest request in tokens, -1 where the model got no input. */
+  readonly tokens: Int32Array[]
+  readonly exact: boolean[]
+  /** Exact keys of the train rows used as in-context examples (→ train row index). */
+  readonly iceKeys = new Map<number, number>()
+  private golds: (string | null)[]
+  private columnsSeen = new Set<string>()
+  private media: MediaChecker
+  done = 0
+  cancelled = false
+  elapsedMs = 0
+
+  constructor(readonly src: LintSource) {
+    this.findings = new Array(src.total)
+    this.features = new Array(src.total)
+    this.golds = new Array(src.total).fill(null)
+    this.tokens = src.models.map(() => new Int32Array(src.total).fill(-1))
+    this.exact = src.models.map((m) => m.counter.exact)
+    this.media = new MediaChecker(src.roots)
+  }
+
+  /** Renders every row; stops early (cancelled) when the signal fires. */
+  async run(signal?: AbortSignal, onProgress?: (done: number, total: number) => void): Promise<this> {
+    const t0 = performance.now()
+    const total = this.src.total
+    for (let start = 0; start < total; start += BATCH) {
+      if (signal?.aborted) {
+        this.cancelled = true
+        break
+      }
+      const recs = await this.src.readRows(start, Math.min(BATCH, total - start))
+      const prepared = await this.src.prepare(recs.map((r) => r.value))
+      for (let k = 0; k < recs.length; k++) await this.lintRow(recs[k], prepared, this.src.wholeSplit ? recs[k].index : k)
+      this.done = Math.min(start + BATCH, total)
+      onProgress?.(this.done, total)
+    }
+    this.elapsedMs = performance.now() - t0
+    return this
+  }
+
+  /** Lints one row again after it was edited. */
+  async relint(rec: RowRecord): Promise<void> {
+    const prepared = await this.src.prepare([rec.value])
+    await this.lintRow(rec, prepared, this.src.wholeSplit ? rec.index : 0)
+  }
+
+  private async lintRow(rec: RowRecord, prepared: Prepared | EngineError, testIndex: number): Promise<void> {
+    const i = rec.index
+    const out: Finding[] = []
+    const seen = new Set<string>()
+    const add = (f: Finding) => {
+      const key = `${f.kind}|${f.model ?? ''}`
+      if (seen.has(key)) return
+      seen.add(key)
+      out.push(f)
+    }
+    for (const t of this.tokens) t[i] = -1
+    const value = rec.value
+    if (rec.error) {
+      add({ kind: 'template-error', model: null, severity: 'error', message: rec.error.message, at: { ...(rec.error.at.line ? { line: rec.error.at.line } : {}) }, detail: { code: rec.error.code } })
+    } else if (isEngineError(prepared)) {
+      add({ kind: 'template-error', model: null, severity: 'error', message: `${prepared.stage}: ${prepared.message}`, at: plainAt(prepared.at as Record<string, unknown>), detail: { code: prepared.code } })
+    } else {
+      const r = renderPreparedRow(prepared, testIndex, i, this.src.models, false)
+      for (const p of r.problems) add(finding(p, null))
+      const requests = r.items ? r.items.map((it) => it.models) : [r.models]
+      for (const models of requests) {
+        models.forEach((m, j) => {
+          for (const p of m.problems) add(finding(p, m.modelId))
+          if (m.tokens && m.tokens.count > this.tokens[j][i]) this.tokens[j][i] = m.tokens.count
+        })
+      }
+      for (const idx of prepared.iceIdx[testIndex] ?? []) {
+        const train = prepared.train[idx]
+        if (!train) continue
+        const cols = checkedColumns(train, this.src.inputColumns, this.src.outputColumn)
+        const key = rowFeatures(train, cols, findMediaRefs(train).map((x) => x.value), this.src.outputColumn).exact
+        if (!this.iceKeys.has(key)) this.iceKeys.set(key, idx)
+      }
+    }
+    // The row's own facts.
+    const cols = checkedColumns(value, this.src.inputColumns, this.src.outputColumn)
+    for (const c of Object.keys(value)) if (this.columnsSeen.size < 1000) this.columnsSeen.add(c)
+    const refs = findMediaRefs(value)
+    const feats = rowFeatures(value, cols, refs.map((x) => x.value), this.src.outputColumn)
+    this.features[i] = feats
+    this.golds[i] = feats.gold
+    const empty = emptyFields(value, cols, this.src.outputColumn)
+    if (empty.length)
+      add({ kind: 'empty-field', model: null, severity: 'warning', message: empty.map((e) => `${e.field} ${e.missing ? 'missing' : 'empty'}`).join(', '), at: { field: empty[0].field }, detail: { fields: empty.map((e) => e.field) } })
+    const leak = goldLeak(value, cols, feats.gold, this.src.outputColumn)
+    if (leak) add({ kind: 'gold-leak', model: null, severity: 'error', message: `${leak.field} ${leak.how} (${JSON.stringify(feats.gold)})`, at: { field: leak.field } })
+    if (refs.length && !rec.error) for (const m of await this.media.check(refs, rec.at.file)) add({ kind: m.kind, model: null, severity: kindInfo(m.kind).severity, message: m.message, at: { field: m.field } })
+    this.findings[i] = out.length ? out : undefined
+  }
+
+  /** The report, rejected rows left out of every count. */
+  report(): LintReport {
+    const live = (i: number) => this.src.status(i) !== 'rejected'
+    const groups = new Map<string, { g: LintGroup; rank: number }>()
+    const put = (kind: string, model: string | null, severity: LintSeverity, ex: LintExample, detail?: Record<string, unknown>) => {
+      const key = groupKey(kind, model)
+      let e = groups.get(key)
+      if (!e) {
+        const info = kindInfo(kind, severity)
+        e = { g: { key, kind, model, severity, title: info.title, advice: info.advice, count: 0, examples: [] }, rank: -1 }
+        if (detail) e.g.detail = detail
+        groups.set(key, e)
+      }
+      e.g.count++
+      if (RANK[severity] > e.rank) {
+        e.rank = RANK[severity]
+        e.g.severity = severity
+      }
+      if (e.g.examples.length < EXAMPLES) e.g.examples.push(ex)
+    }
+    let rejected = 0
+    for (let i = 0; i < this.done; i++) {
+      if (!live(i)) {
+        rejected++
+        continue
+      }
+      for (const f of this.findings[i] ?? []) put(f.kind, f.model, f.severity, { row: i, message: f.message, ...(f.at && Object.keys(f.at).length ? { at: f.at } : {}) })
+    }
+    for (const d of this.wholeSetFindings(live)) put(d.kind, null, d.severity, { row: d.row, message: d.message }, d.detail)
+    const list = [...groups.values()].map((e) => e.g)
+    list.sort((a, b) => RANK[b.severity] - RANK[a.severity] || b.count - a.count || a.key.localeCompare(b.key))
+    const summary = { errors: 0, warnings: 0, infos: 0 }
+    for (const g of list) summary[g.severity === 'error' ? 'errors' : g.severity === 'warning' ? 'warnings' : 'infos'] += g.count
+    return {
+      version: LINT_REPORT_VERSION,
+      project: this.src.project,
+      models: this.src.models.map((m) => ({
+        id: m.profile.id,
+        name: m.profile.name,
+        contextLength: m.profile.context_length,
+        tokens: m.counter.exact ? 'exact' : 'estimate',
+        tokenizer: m.counter.source
+      })),
+      rows: this.done,
+      rejected,
+      cancelled: this.cancelled,
+      summary,
+      groups: list,
+      histograms: this.src.models.map((m, j) => histogram(m.profile.id, this.tokens[j].subarray(0, this.done), live, m.profile.context_length, this.exact[j])),
+      truncation: [],
+      elapsedMs: Math.round(this.elapsedMs)
+    }
+  }
+
+  /** Findings that need every row: duplicates, label balance, in-context examples that are test rows. */
+  private wholeSetFindings(live: (i: number) => boolean): (Omit<Finding, 'model'> & { row: number })[] {
+    const out: (Omit<Finding, 'model'> & { row: number })[] = []
+    const feats = this.features.slice(0, this.done)
+    const { exact, near } = duplicates(feats, live)
+    for (const [row, other] of [...exact].sort((a, b) => a[0] - b[0])) out.push({ kind: 'duplicate-prompt', severity: 'warning', message: `same input as row ${other}`, row })
+    for (const [row, other] of [...near].sort((a, b) => a[0] - b[0])) out.push({ kind: 'near-duplicate-prompt', severity: 'info', message: `nearly the same input as row ${other}`, row })
+    if (this.iceKeys.size) {
+      feats.forEach((f, row) => {
+        if (!f || !live(row)) return
+        const t = this.iceKeys.get(f.exact)
+        if (t !== undefined) out.push({ kind: 'example-in-test', severity: 'error', message: `same input as train row ${t}, used as an in-context example`, row })
+      })
+    }
+    const golds = this.golds.slice(0, this.done).map((g, i) => (live(i) ? g : null))
+    const b = labelBalance(golds, [...this.columnsSeen])
+    if (b && isImbalanced(b)) {
+      const dist = Object.entries(b.labels).map(([k, v]) => `${k} ${v}`).join(', ')
+      golds.forEach((g, row) => {
+        if (g === b.top) out.push({ kind: 'label-imbalance', severity: 'warning', message: `answer ${b.top}: ${b.labels[b.top]} of ${b.rows} rows (${dist})`, row, detail: { labels: b.labels, top: b.top, ratio: Math.round(b.ratio * 100) / 100 } })
+      })
+    }
+    return out
+  }
+
+  /** Rows of a group or token bin, in row order, rejected rows left out. Unknown keys give no rows. */
+  rowsOf(key: string): number[] {
+    const k = parseLintKey(key)
+    if (!k) return []
+    const live = (i: number) => this.src.status(i) !== 'rejected'
+    const rows: number[] = []
+    if (k.type === 'bin') {
+      const j = this.src.models.findIndex((m) => m.profile.id === k.model)
+      if (j < 0) return []
+      const t = this.tokens[j]
+      for (let i = 0; i < this.done; i++) if (t[i] >= k.from && t[i] < k.to && live(i)) rows.push(i)
+      return rows
+    }
+    if (kindInfo(k.kind).scope === 'dataset' && ['duplicate-prompt', 'near-duplicate-prompt', 'example-in-test', 'label-imbalance'].includes(k.kind)) {
+      return [...new Set(this.wholeSetFindings(live).filter((f) => f.kind === k.kind).map((f) => f.row))].sort((a, b) => a - b)
+    }
+    for (let i = 0; i < this.done; i++) {
+      if (!live(i)) continue
+      if (this.findings[i]?.some((f) => f.kind === k.kind && f.model === k.model)) rows.push(i)
+    }
+    return rows
+  }
+}
+
+function plainAt(at: Record<string, unknown> | undefined): Record<string, string | number> {
+  const out: Record<string, string | number> = {}
+  for (const [k, v] of Object.entries(at ?? {})) if (typeof v === 'string' || typeof v === 'number') out[k] = v
+  return out
+}
+
+function finding(p: { code: string; message: string; severity: LintSeverity; at?: Record<string, string | number> }, model: string | null): Finding {
+  const kind = lintKindOf(p.code, p.severity)
+  return { kind, model, severity: p.severity, message: p.message, ...(p.at && Object.keys(p.at).length ? { at: p.at } : {}), ...(kind !== p.code ? { detail: { code: p.code } } : {}) }
+}

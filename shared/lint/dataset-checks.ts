@@ -1,0 +1,228 @@
+// Checks that look at the rows themselves rather than at what a model receives: empty fields, the gold answer in
+// the input, duplicates (exact, and near by MinHash over character 4-grams), answer-label balance of
+// multiple-choice sets, and in-context examples that are also test rows. Per-row facts are computed once per row
+// (rowFeatures) so a whole-set check over 100,000 rows is a pass over small arrays, and an edited row only
+// recomputes its own facts.
+
+export type Row = Record<string, unknown>
+
+/** A 53-bit hash of a string (two 32-bit FNV-1a-style lanes): a compact key for exact-duplicate detection. */
+export function hash53(s: string): number {
+  let h1 = 0x811c9dc5 ^ s.length
+  let h2 = 0x01000193
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i)
+    h1 = Math.imul(h1 ^ c, 0x01000193)
+    h2 = Math.imul(h2 ^ c, 0x5bd1e995)
+    h2 ^= h2 >>> 15
+  }
+  return (h1 >>> 0) * 0x200000 + ((h2 >>> 0) & 0x1fffff)
+}
+
+function text(v: unknown): string {
+  if (typeof v === 'string') return v
+  if (v === undefined || v === null) return ''
+  return typeof v === 'object' ? JSON.stringify(v) : String(v)
+}
+
+/** The columns a check reads: reader_cfg.input_columns when the config names them, else every column but the answer. */
+export function checkedColumns(row: Row, inputColumns: string[] | null, outputColumn: string | null): string[] {
+  if (inputColumns) return inputColumns
+  return Object.keys(row).filter((k) => k !== outputColumn)
+}
+
+/** The row's input as one string (the columns a template reads, in order): what duplicates are judged on. */
+export function inputText(row: Row, columns: string[]): string {
+  let s = ''
+  for (const c of columns) s += text(row[c]) + '\u0001'
+  return s
+}
+
+/** Lowercase, punctuation and symbols dropped, whitespace collapsed: differences near-duplicates ignore. */
+export function normalizeText(s: string): string {
+  return s
+    .toLowerCase()
+    .replace(/[\p{P}\p{S}\u0001]+/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+}
+
+export const MINHASH_SIZE = 32
+const BANDS = 8
+const BAND_ROWS = MINHASH_SIZE / BANDS
+/** Signatures agreeing on this many of MINHASH_SIZE positions are near-duplicates (estimated Jaccard ≥ 0.8). */
+export const NEAR_AGREE = Math.ceil(0.8 * MINHASH_SIZE)
+
+// Fixed odd multipliers and offsets: one hash family per signature position, the same in every run.
+const MUL = Array.from({ length: MINHASH_SIZE }, (_, i) => (Math.imul(0x9e3779b1, i + 1) | 1) >>> 0)
+const ADD = Array.from({ length: MINHASH_SIZE }, (_, i) => Math.imul(0x85ebca6b, i + 7) >>> 0)
+
+/** MinHash signature of the character 4-gram set of normalized text (works for CJK, which has no spaces). */
+export function minhash(norm: string, out: Uint32Array = new Uint32Array(MINHASH_SIZE)): Uint32Array {
+  out.fill(0xffffffff)
+  const n = norm.length
+  const grams = n < 4 ? (n ? 1 : 0) : n - 3
+  for (let i = 0; i < grams; i++) {
+    let g = 0x811c9dc5
+    const end = Math.min(n, i + 4)
+    for (let j = i; j < end; j++) g = Math.imul(g ^ norm.charCodeAt(j), 0x01000193)
+    g >>>= 0
+    for (let k = 0; k < MINHASH_SIZE; k++) {
+      let h = (Math.imul(g, MUL[k]) + ADD[k]) >>> 0
+      h ^= h >>> 16
+      h = Math.imul(h, 0x45d9f3b) >>> 0
+      if (h < out[k]) out[k] = h
+    }
+  }
+  return out
+}
+
+export interface RowFeatures {
+  /** Exact-duplicate key of the input (media references included: same text, other picture is another item). */
+  exact: number
+  /** Key of the media references alone: near-duplicates must show the same media. */
+  media: number
+  /** MinHash of the normalized input text; null when the text is too short to judge (under 12 characters). */
+  sig: Uint32Array | null
+  /** The gold answer as text, when the row has one. */
+  gold: string | null
+}
+
+export function rowFeatures(row: Row, columns: string[], mediaValues: string[], outputColumn: string | null): RowFeatures {
+  const t = inputText(row, columns)
+  const norm = normalizeText(t)
+  const g = outputColumn !== null ? row[outputColumn] : undefined
+  return {
+    exact: hash53(t),
+    media: hash53(mediaValues.join('\u0001')),
+    sig: norm.length >= 12 ? minhash(norm) : null,
+    gold: g === undefined || g === null ? null : text(g).trim()
+  }
+}
+
+/** Input and answer fields that are missing, empty or whitespace only. */
+export function emptyFields(row: Row, columns: string[], outputColumn: string | null): { field: string; missing: boolean }[] {
+  const out: { field: string; missing: boolean }[] = []
+  const all = outputColumn !== null && !columns.includes(outputColumn) ? [...columns, outputColumn] : columns
+  for (const c of all) {
+    const v = row[c]
+    if (v === undefined || v === null) out.push({ field: c, missing: true })
+    else if (typeof v === 'string' && v.trim() === '') out.push({ field: c, missing: false })
+    else if (Array.isArray(v) && v.length === 0) out.push({ field: c, missing: false })
+  }
+  return out
+}
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
+/**
+ * Whether the gold answer is readable in the input fields. A field equal to the answer leaks it at any length; a
+ * longer answer (4+ characters) leaks when a field contains it as a whole word; a short one (an option letter,
+ * a number) only when written as an answer ("Answer: C", "the answer is 42"), since "C." is every option list.
+ */
+export function goldLeak(row: Row, columns: string[], gold: string | null, outputColumn: string | null): { field: string; how: string } | null {
+  if (!gold) return null
+  const goldLower = gold.toLowerCase()
+  const answerRe = new RegExp(`answer(?:\\s+is)?\\s*[:：=]?\\s*\\(?${escapeRe(goldLower)}\\)?(?![\\p{L}\\p{N}])`, 'iu')
+  const wordRe = gold.length >= 4 ? new RegExp(`(?<![\\p{L}\\p{N}])${escapeRe(goldLower)}(?![\\p{L}\\p{N}])`, 'iu') : null
+  for (const c of columns) {
+    if (c === outputColumn) continue
+    const v = row[c]
+    if (typeof v !== 'string' && typeof v !== 'number') continue
+    const s = String(v).trim()
+    const lower = s.toLowerCase()
+    // An option column holding the answer's text is how multiple choice works; a column named like the gold
+    // label ("C") is one of those options.
+    if (c === gold) continue
+    if (lower === goldLower && !/^[A-J]$/.test(c)) return { field: c, how: 'equals the answer' }
+    if (wordRe && !/^[A-J]$/.test(c) && wordRe.test(lower)) return { field: c, how: 'contains the answer' }
+    if (answerRe.test(lower)) return { field: c, how: 'states the answer' }
+  }
+  return null
+}
+
+export interface LabelBalance {
+  labels: Record<string, number>
+  rows: number
+  top: string
+  /** The top label's share over the share it would have if answers were uniform over the options. */
+  ratio: number
+}
+
+export const BALANCE_MIN_ROWS = 10
+export const BALANCE_RATIO = 1.5
+
+/**
+ * Answer-label distribution of a multiple-choice set: the gold is an option letter that is also a column. Returns
+ * null when the set is not multiple choice (fewer than 90% of golds are such letters).
+ */
+export function labelBalance(golds: (string | null)[], columns: string[]): LabelBalance | null {
+  const options = columns.filter((c) => /^[A-J]$/.test(c)).sort()
+  if (options.length < 2) return null
+  const counts: Record<string, number> = Object.fromEntries(options.map((o) => [o, 0]))
+  let n = 0
+  let letters = 0
+  for (const g of golds) {
+    if (g === null) continue
+    n++
+    if (g in counts) {
+      counts[g]++
+      letters++
+    }
+  }
+  if (n === 0 || letters < 0.9 * n) return null
+  let top = options[0]
+  for (const o of options) if (counts[o] > counts[top]) top = o
+  return { labels: counts, rows: letters, top, ratio: counts[top] / (letters / options.length) }
+}
+
+export function isImbalanced(b: LabelBalance): boolean {
+  return b.rows >= BALANCE_MIN_ROWS && b.ratio >= BALANCE_RATIO
+}
+
+/**
+ * Rows that share their exact input with another live row, and rows with a near-duplicate partner (same media,
+ * MinHash agreement ≥ NEAR_AGREE) that is not an exact duplicate of them. `live(i)` leaves rejected rows out.
+ */
+export function duplicates(features: (RowFeatures | undefined)[], live: (i: number) => boolean): { exact: Map<number, number>; near: Map<number, number> } {
+  const byKey = new Map<number, number[]>()
+  features.forEach((f, i) => {
+    if (!f || !live(i)) return
+    const l = byKey.get(f.exact)
+    if (l) l.push(i)
+    else byKey.set(f.exact, [i])
+  })
+  // row → the first other row it duplicates (an example partner)
+  const exact = new Map<number, number>()
+  for (const l of byKey.values()) if (l.length > 1) for (const i of l) exact.set(i, l[0] === i ? l[1] : l[0])
+  const near = new Map<number, number>()
+  const buckets = new Map<string, number[]>()
+  features.forEach((f, i) => {
+    if (!f?.sig || !live(i)) return
+    for (let b = 0; b < BANDS; b++) {
+      let key = `${b}:${f.media}`
+      for (let r = 0; r < BAND_ROWS; r++) key += ':' + f.sig[b * BAND_ROWS + r]
+      const l = buckets.get(key)
+      if (l) l.push(i)
+      else buckets.set(key, [i])
+    }
+  })
+  for (const l of buckets.values()) {
+    if (l.length < 2 || l.length > 2000) continue
+    for (let x = 0; x < l.length; x++) {
+      const i = l[x]
+      for (let y = x + 1; y < l.length; y++) {
+        const j = l[y]
+        const fi = features[i]!
+        const fj = features[j]!
+        if (fi.exact === fj.exact || (near.has(i) && near.has(j))) continue
+        let agree = 0
+        for (let k = 0; k < MINHASH_SIZE; k++) if (fi.sig![k] === fj.sig![k]) agree++
+        if (agree < NEAR_AGREE) continue
+        if (!near.has(i)) near.set(i, j)
+        if (!near.has(j)) near.set(j, i)
+      }
+    }
+  }
+  return { exact, near }
+}
