@@ -9,6 +9,7 @@ import {
   type ConformanceRunner
 } from '../../shared/conformance'
 import { parsePyJson } from '../../shared/engine'
+import { runLoaderCase } from '../services/loaders/conformance-case'
 import { UsageError } from './args'
 import { runHarnessCase } from './conformance-harness'
 
@@ -16,7 +17,9 @@ import { runHarnessCase } from './conformance-harness'
 const runners: Record<string, ConformanceRunner> = {
   ...conformanceRunners,
   'opencompass-chat': runHarnessCase,
-  'aisbench-chat': runHarnessCase
+  'aisbench-chat': runHarnessCase,
+  // Loader cases need files and a picture codec: main runs them with the app's loader code.
+  'aisbench-loader': runLoaderCase
 }
 import type { CliIo } from './io'
 

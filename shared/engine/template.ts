@@ -470,12 +470,6 @@ function tagAt(content: string, pos: number, end: number): number {
   return pos + tag.length <= end && content.slice(pos, pos + tag.length) === tag ? k : -1
 }
 
-/**
- * One part for one content segment: a copy of the prompt_mm entry with its placeholder filled. format_mm takes
- * `mm['image'].copy()`, a shallow copy, and then sets `['image_url']['url']`: a url dict is the row's one dict,
- * shared by every part of that kind in the item. The first segment fills its placeholder; later segments
- * format the already-filled url (unchanged unless it still holds the placeholder) and show the same url.
- */
 /** The field's text with every placeholder replaced by `value` (one placeholder, the usual case: no join). */
 function fill(pieces: string[], value: string): string {
   if (pieces.length === 1) return pieces[0]
@@ -483,16 +477,14 @@ function fill(pieces: string[], value: string): string {
   return pieces.join(value)
 }
 
-function makePart(plan: PartPlan, value: string, sharedUrls: Array<Record<string, unknown> | undefined>, k: number): unknown {
+/**
+ * One part for one content segment: format_mm takes `deepcopy(mm['image'])` for every segment and fills its
+ * placeholder, so each part has its own url dict (two images of one row keep their two urls).
+ */
+function makePart(plan: PartPlan, value: string): unknown {
   if (plan.nested !== null) {
-    let nest = sharedUrls[k]
-    if (nest === undefined) {
-      nest = plan.flat ? { ...plan.part[plan.nested] } : deepCopy(plan.part[plan.nested])
-      nest!.url = fill(plan.pieces, value)
-      sharedUrls[k] = nest
-    } else {
-      nest.url = pyStr(nest.url).split(`{${MM_TAGS[k][1]}}`).join(value)
-    }
+    const nest = plan.flat ? { ...plan.part[plan.nested] } : deepCopy(plan.part[plan.nested])
+    nest!.url = fill(plan.pieces, value)
     const part = plan.flat ? { ...plan.part } : deepCopy(plan.part)
     part[plan.nested] = nest
     return part
@@ -519,7 +511,6 @@ function mmDict(t: BuiltTemplate, item: Record<string, unknown>, entry: Row, ctx
   const pm = item.prompt_mm as Record<string, any>
   if (!('content' in entry)) throw new PyRaise('KeyError', "'content'", 'prompt', { row: ctx.row, field: 'content' })
   const parts: unknown[] = []
-  const sharedUrls: Array<Record<string, unknown> | undefined> = []
   const content = pyStr(entry.content)
   const plans = PART_PLANS.get(pm)
   const n = content.length
@@ -530,7 +521,7 @@ function mmDict(t: BuiltTemplate, item: Record<string, unknown>, entry: Row, ctx
     const k = tagAt(content, pos, end)
     if (k !== -1) {
       const plan = plans?.[k] ?? checkedPlan(t, pm, k, ctx.row)
-      parts.push(makePart(plan, content.slice(pos + MM_TAGS[k][0].length, end), sharedUrls, k))
+      parts.push(makePart(plan, content.slice(pos + MM_TAGS[k][0].length, end)))
     }
     pos = end + CONTENT_SEP.length
   }

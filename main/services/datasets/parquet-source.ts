@@ -1,7 +1,8 @@
 // Parquet rows on demand through hyparquet (pure JavaScript): only the row groups a read touches are decoded.
 // Every codec Parquet writers use is read: snappy and uncompressed by hyparquet itself, LZ4 / LZ4_RAW by
 // hyparquet-compressors, GZIP / BROTLI / ZSTD by Node's own zlib (native, and fzstd/JS brotli as a fallback).
-// Values are made JSON-safe for the UI and templates: INT64 → number, binary → base64, dates → ISO strings; rows
+// Values are made JSON-safe for the UI and templates: INT64 → number, binary → {"$bytes": base64} (see
+// media/media-value.ts: binary stays bytes, never text), dates → ISO strings; rows
 // read for rendering keep Python's numbers (DOUBLE 1.0 → PyFloat, INT64 beyond 2^53 → bigint), like JSON rows.
 // A corrupt row group is reported and its rows skipped; the others load.
 import { open } from 'node:fs/promises'
@@ -12,6 +13,7 @@ import { RowInspector } from './validate-rows'
 import type { CachedPart } from './index-cache'
 import type { TaskContext } from '../workers/task-types'
 import { PyFloat } from '../../../shared/engine/py-value'
+import { bytesValue } from '../../../shared/media/media-value'
 
 type Hyparquet = typeof import('hyparquet')
 let lib: Promise<Hyparquet> | null = null
@@ -90,14 +92,14 @@ export async function openParquet(file: string): Promise<{ ok: true; pq: Parquet
   }
 }
 
-export function jsonSafe(v: unknown): unknown {
+export function jsonSafe(v: unknown, keepBytes = false): unknown {
   if (typeof v === 'bigint') return v <= BigInt(Number.MAX_SAFE_INTEGER) && v >= -BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v.toString()
-  if (v instanceof Uint8Array) return Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64')
+  if (v instanceof Uint8Array) return keepBytes ? v : bytesValue(v)
   if (v instanceof Date) return Number.isNaN(v.getTime()) ? null : v.toISOString()
-  if (Array.isArray(v)) return v.map(jsonSafe)
+  if (Array.isArray(v)) return v.map((x) => jsonSafe(x, keepBytes))
   if (v !== null && typeof v === 'object') {
     const out: Record<string, unknown> = {}
-    for (const k of Object.keys(v)) out[k] = jsonSafe((v as Record<string, unknown>)[k])
+    for (const k of Object.keys(v)) out[k] = jsonSafe((v as Record<string, unknown>)[k], keepBytes)
     return out
   }
   if (typeof v === 'number' && !Number.isFinite(v)) return null
@@ -128,10 +130,17 @@ function floatColumns(md: FileMetaData): string[] {
  * pythonNumbers (rows read for rendering), top-level float columns keep integral values as PyFloat and INT64
  * beyond 2^53 stays an exact bigint, as readRows does for JSON; validation reads plain JSON-safe values.
  */
-export async function readParquetRows(pq: ParquetFile, start: number, end: number, opts: { pythonNumbers?: boolean } = {}): Promise<Record<string, unknown>[]> {
+export async function readParquetRows(
+  pq: ParquetFile,
+  start: number,
+  end: number,
+  opts: { pythonNumbers?: boolean; binary?: 'tagged' | 'bytes' } = {}
+): Promise<Record<string, unknown>[]> {
   const [{ parquetReadObjects }, compressors] = await Promise.all([hyparquet(), parquetCompressors()])
-  const rows = await parquetReadObjects({ file: pq.buffer, metadata: pq.metadata, rowStart: start, rowEnd: end, compressors })
-  if (!opts.pythonNumbers) return rows.map((r) => jsonSafe(r) as Record<string, unknown>)
+  // utf8: false — only columns annotated as strings are text; plain BYTE_ARRAY (HF Image/Audio bytes) stays binary.
+  const rows = await parquetReadObjects({ file: pq.buffer, metadata: pq.metadata, rowStart: start, rowEnd: end, compressors, utf8: false })
+  const keep = opts.binary === 'bytes'
+  if (!opts.pythonNumbers) return rows.map((r) => jsonSafe(r, keep) as Record<string, unknown>)
   const floats = floatColumns(pq.metadata)
   return rows.map((r) => {
     const big: Array<[string, bigint]> = []
@@ -139,7 +148,7 @@ export async function readParquetRows(pq: ParquetFile, start: number, end: numbe
       const v = r[k]
       if (typeof v === 'bigint' && (v > BigInt(Number.MAX_SAFE_INTEGER) || v < -BigInt(Number.MAX_SAFE_INTEGER))) big.push([k, v])
     }
-    const out = jsonSafe(r) as Record<string, unknown>
+    const out = jsonSafe(r, keep) as Record<string, unknown>
     for (const [k, v] of big) out[k] = v
     for (const k of floats) {
       const v = out[k]

@@ -22,9 +22,9 @@ const IMAGE_DICT = { type: 'image_url', image_url: { url: 'data:{image}' } }
 const TEXT = { type: 'text', text: '{question}' }
 
 describe('format_mm', () => {
-  // `image_content = mm['image'].copy()` is shallow, then `image_content['image_url']['url'] = safe_format(...)`:
-  // every image part of the item shares the one url dict, filled by the first image segment.
-  it('gives every image part of an item the first image url when image_url is a dict', () => {
+  // `image_content = deepcopy(mm['image'])` (utils/prompt/prompt.py at 29c363e), then its url is filled: each
+  // image part keeps its own url (golden ais-load-docvqa-001 has two images in one row).
+  it('gives every image part of an item its own url when image_url is a dict', () => {
     const p = prep(mm({ round: [{ role: 'HUMAN', prompt_mm: { text: TEXT, image: IMAGE_DICT } }] }, [
       { content: '<AIS_IMAGE_START>IM1<AIS_CONTENT_TAG><AIS_TEXT_START>T<AIS_CONTENT_TAG><AIS_IMAGE_START>IM2', answer: 'x' }
     ]))
@@ -32,7 +32,7 @@ describe('format_mm', () => {
     expect(json[1].prompt_mm).toEqual([
       { type: 'image_url', image_url: { url: 'data:IM1' } },
       { type: 'text', text: 'T' },
-      { type: 'image_url', image_url: { url: 'data:IM1' } }
+      { type: 'image_url', image_url: { url: 'data:IM2' } }
     ])
   })
 

@@ -32,12 +32,10 @@ const replaceAll = (s: string, key: string, v: string): string => s.split(`{${ke
 
 /**
  * PromptList.format_mm as upstream writes it: split on the content tag; a text segment deep-copies
- * prompt_mm['text'] and fills {question}; a media segment takes a shallow copy of prompt_mm[kind] and fills
- * its url (a url dict is the row's one dict, so every part of that kind shows the last fill).
+ * prompt_mm['text'] and fills {question}; a media segment deep-copies prompt_mm[kind] and fills its url.
  */
 function referenceParts(pm: Record<string, any>, content: string): unknown[] | { error: string } {
   const parts: unknown[] = []
-  const rowCopy = structuredClone(pm)
   for (const seg of content.split(SEP)) {
     const tag = TAGS.find(([t]) => seg.startsWith(t))
     if (!tag) continue
@@ -50,7 +48,7 @@ function referenceParts(pm: Record<string, any>, content: string): unknown[] | {
       parts.push(c)
       continue
     }
-    const c = { ...rowCopy[key] }
+    const c = structuredClone(pm[key])
     if (c[urlKey] !== null && typeof c[urlKey] === 'object') c[urlKey].url = replaceAll(c[urlKey].url, key, value)
     else c[urlKey] = replaceAll(c[urlKey], key, value)
     parts.push(c)

@@ -1,0 +1,136 @@
+// The file system, picture codec (sharp) and Parquet reader behind shared/loaders. Pictures a loader would
+// write beside the data go to the media cache folder instead (mediaDir), so source folders are never written.
+import { createHash } from 'node:crypto'
+import { access, mkdir, opendir, readFile, rename, stat, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import sharp, { type Metadata } from 'sharp'
+import type { LoaderIO } from '../../../shared/loaders'
+import { PyError } from '../../../shared/loaders'
+import { openParquet, readParquetRows } from '../datasets/parquet-source'
+
+const B64 = /[^A-Za-z0-9+/=]/g
+
+/** base64.b64decode (non-strict): characters outside the alphabet are discarded; bad padding is an error. */
+export function pyB64decode(s: string): Buffer {
+  const clean = s.replace(B64, '')
+  const body = clean.replace(/=+$/, '')
+  if (body.includes('=')) throw new PyError('Error', 'Incorrect padding')
+  const n = body.length
+  if (n % 4 === 1) throw new PyError('Error', `Invalid base64-encoded string: number of data characters (${n}) cannot be 1 more than a multiple of 4`)
+  if (n % 4 !== 0 && clean.length - n < 4 - (n % 4)) throw new PyError('Error', 'Incorrect padding')
+  return Buffer.from(body, 'base64')
+}
+
+/** Pillow's mode of a decoded picture, from what sharp reports. */
+export function pillowMode(md: Metadata): string {
+  if (md.isPalette) return 'P'
+  switch (md.channels) {
+    case 1:
+      return 'L'
+    case 2:
+      return 'LA'
+    case 4:
+      return md.space === 'cmyk' ? 'CMYK' : 'RGBA'
+    default:
+      return 'RGB'
+  }
+}
+
+const FORMAT_OF_EXT: Record<string, 'jpeg' | 'png' | 'webp' | 'gif' | 'tiff'> = {
+  '.jpg': 'jpeg', '.jpeg': 'jpeg', '.png': 'png', '.webp': 'webp', '.gif': 'gif', '.tif': 'tiff', '.tiff': 'tiff'
+}
+
+export interface NodeLoaderIOOptions {
+  /** Working directory for relative paths (upstream resolves them against the process's). */
+  cwd: string
+  /** Root of the media cache: upstream's picture folder <dir>/<name> becomes <cacheDir>/<hash of dir>/<name>. */
+  cacheDir: string
+  /** Files this run wrote, for reports (conformance dumped_files). */
+  written?: Set<string>
+}
+
+export function nodeLoaderIO(o: NodeLoaderIOOptions): LoaderIO {
+  const abs = (p: string): string => path.resolve(o.cwd, p)
+  const wrote = (p: string): void => void o.written?.add(p)
+  const notFound = (p: string): PyError => new PyError('FileNotFoundError', `[Errno 2] No such file or directory: '${p}'`)
+  return {
+    cwd: o.cwd,
+    exists: (p) => access(abs(p)).then(() => true, () => false),
+    isDir: (p) => stat(abs(p)).then((s) => s.isDirectory(), () => false),
+    listDir: async (p) => {
+      // os.listdir / Path.glob give the file system's order; fs.readdir sorts (libuv scandir), fs.opendir does not.
+      const out: string[] = []
+      try {
+        for await (const e of await opendir(abs(p))) out.push(e.name)
+      } catch {
+        throw notFound(p)
+      }
+      return out
+    },
+    readText: (p) => readFile(abs(p), 'utf8').catch(() => Promise.reject(notFound(p))),
+    readBytes: (p) => readFile(abs(p)).catch(() => Promise.reject(notFound(p))),
+    mediaDir: (upstreamDir) => {
+      const dir = path.resolve(o.cwd, upstreamDir)
+      const tag = createHash('sha256').update(path.dirname(dir)).digest('hex').slice(0, 12)
+      return path.join(o.cacheDir, tag, path.basename(dir))
+    },
+    saveBase64Image: async (b64, p) => {
+      const bytes = pyB64decode(b64)
+      let img = sharp(bytes, { failOn: 'none' })
+      let md: Metadata
+      try {
+        md = await img.metadata()
+      } catch {
+        throw new PyError('UnidentifiedImageError', 'cannot identify image file <_io.BytesIO object>')
+      }
+      const mode = pillowMode(md)
+      // decode_base64_to_image: RGBA, P and LA become RGB (alpha dropped, not composited); other modes stay.
+      if (mode === 'RGBA' || mode === 'P' || mode === 'LA') img = img.removeAlpha().toColourspace('srgb')
+      else if (mode === 'L') img = img.toColourspace('b-w')
+      const ext = path.extname(p).toLowerCase()
+      const fmt = FORMAT_OF_EXT[ext]
+      if (!fmt) throw new PyError('ValueError', `unknown file extension: ${ext}`)
+      const out = await img.toFormat(fmt, fmt === 'jpeg' ? { quality: 75 } : {}).toBuffer()
+      await mkdir(path.dirname(abs(p)), { recursive: true })
+      await writeBytes(abs(p), out)
+      wrote(abs(p))
+    },
+    reencodeImage: async (bytes, format, opts) => {
+      let img = sharp(Buffer.from(bytes))
+      if (opts?.rgb) img = img.removeAlpha().toColourspace('srgb')
+      return (await img.toFormat(format).toBuffer()).toString('base64')
+    },
+    saveRgbJpeg: async (bytes, p) => {
+      const out = await sharp(Buffer.from(bytes)).removeAlpha().toColourspace('srgb').jpeg({ quality: 75 }).toBuffer()
+      await mkdir(path.dirname(abs(p)), { recursive: true })
+      await writeBytes(abs(p), out)
+      wrote(abs(p))
+    },
+    imageSize: async (bytes) => {
+      try {
+        const md = await sharp(Buffer.from(bytes)).metadata()
+        return { width: md.width ?? 0, height: md.height ?? 0 }
+      } catch {
+        throw new PyError('UnidentifiedImageError', 'cannot identify image file <_io.BytesIO object>')
+      }
+    },
+    writeBytes: async (p, b) => {
+      await mkdir(path.dirname(abs(p)), { recursive: true })
+      await writeBytes(abs(p), Buffer.from(b))
+      wrote(abs(p))
+    },
+    readParquet: async (p) => {
+      const o2 = await openParquet(abs(p))
+      if (!o2.ok) throw new PyError('ArrowInvalid', o2.error.message)
+      return readParquetRows(o2.pq, 0, o2.pq.rowCount, { pythonNumbers: true, binary: 'bytes' })
+    },
+    base64: (b) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('base64')
+  }
+}
+
+/** Whole file or nothing: a temporary sibling renamed over the target. */
+async function writeBytes(target: string, data: Buffer): Promise<void> {
+  const tmp = `${target}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`
+  await writeFile(tmp, data)
+  await rename(tmp, target)
+}
