@@ -3,10 +3,11 @@
 import { stat } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import type { Host } from '../api/host'
-import { serializeLines, writeExport, type ExportOptions } from '../services/workspace/export'
+import { serializeLines, writeExport, type ExportOptions, type Shard } from '../services/workspace/export'
+import { parseShard, spoolStdin, type SpooledInput } from './dataset-input'
 import { MEDIA_FLAGS, MEDIA_HELP, mediaFromFlags } from './media-flags'
 import { Workspace } from '../services/workspace/workspace'
-import { resolveProjectSpec } from '../services/workspace/project-spec'
+import { resolveProjectSpec, type ProjectSpec } from '../services/workspace/project-spec'
 import { parseArgs, UsageError } from './args'
 import type { CliIo } from './io'
 
@@ -18,7 +19,10 @@ Renders every row through the config's template and each model's format: one JSO
 (per label for PPL, per turn for multi-turn), the same lines the app's Export writes.
 
   --config C        a project folder, an OpenCompass/AISBench config (.py .json .yaml) or a dataset
-  --dataset D       the dataset, when the config does not name it (or to override it)
+  --dataset D       the dataset, when the config does not name it (or to override it); - reads JSONL rows from
+                    standard input (media there must be absolute paths, URLs or inline data)
+  --shard I/N       only shard I of N (from 0): a contiguous slice of the rows, so N runs together cover every row
+                    once and their outputs concatenated in order are the whole output
   --model M         a profile JSON, OpenCompass model config, model folder or built-in profile name (repeatable)
   --variant ABBR    the config's dataset abbr to render (default: the first)
   --format string|messages|prompt-list
@@ -47,6 +51,7 @@ export async function runRender(argv: string[], io: CliIo): Promise<number> {
     out: { type: 'string' },
     only: { type: 'string' },
     spans: { type: 'boolean' },
+    shard: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
     ...MEDIA_FLAGS
   })
@@ -61,9 +66,29 @@ export async function runRender(argv: string[], io: CliIo): Promise<number> {
   const only = (flags.only ?? 'all') as ExportOptions['only']
   if (!['all', 'accepted', 'not-rejected'].includes(only)) throw new UsageError('--only must be all, accepted or not-rejected')
 
-  const ws = new Workspace(quietHost)
+  const shard = flags.shard ? parseShard(flags.shard) : undefined
   const spec = await resolveProjectSpec(config)
-  if (flags.dataset) spec.dataset = resolve(flags.dataset)
+  let spooled: SpooledInput | null = null
+  try {
+    if (flags.dataset === '-') {
+      if (!io.stdin) throw new UsageError('--dataset -: this command has no standard input')
+      spooled = await spoolStdin(io.stdin, spec.dataset)
+      spec.dataset = spooled.path
+    } else if (flags.dataset) spec.dataset = resolve(flags.dataset)
+    return await render(spec, flags, { media, only, shard }, io)
+  } finally {
+    await spooled?.dispose()
+  }
+}
+
+async function render(
+  spec: ProjectSpec,
+  flags: { model?: string[]; variant?: string; format?: string; out?: string; spans?: boolean },
+  o: { media: ReturnType<typeof mediaFromFlags>; only: ExportOptions['only']; shard?: Shard },
+  io: CliIo
+): Promise<number> {
+  const { media, only } = o
+  const ws = new Workspace(quietHost)
   if (flags.model?.length) {
     spec.modelFiles = await Promise.all(flags.model.map(async (m) => ((await stat(m).catch(() => null)) ? resolve(m) : m)))
   }
@@ -73,7 +98,7 @@ export async function runRender(argv: string[], io: CliIo): Promise<number> {
   const variant = flags.variant ?? summary.variants[0].id
   if (!summary.variants.some((v) => v.id === variant)) throw new UsageError(`no variant "${variant}"; this config has: ${summary.variants.map((v) => v.id).join(', ')}`)
 
-  const lines = ws.lines({ variantId: variant, modelIds: summary.models.map((m) => m.id), only, format: (flags.format as ExportOptions['format']) ?? 'auto', spans: flags.spans })
+  const lines = ws.lines({ variantId: variant, modelIds: summary.models.map((m) => m.id), only, format: (flags.format as ExportOptions['format']) ?? 'auto', spans: flags.spans, shard: o.shard })
   let problems = 0
   if (flags.out) {
     const target = resolve(flags.out)

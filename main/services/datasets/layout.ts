@@ -49,8 +49,11 @@ export async function layoutOf(target: string): Promise<{ kind: 'file' | 'folder
     for (const e of entries) {
       if (e.name.startsWith('.')) continue
       const full = path.join(dir, e.name)
-      if (e.isDirectory() && depth < 2 && (e.name === 'data' || depth === 0)) await scan(full, depth + 1)
-      else if (e.isFile()) {
+      // Symlinks are followed: a Hugging Face hub snapshot is a folder of links into its blob store.
+      const kind = e.isSymbolicLink() ? await stat(full).catch(() => null) : e
+      if (!kind) continue
+      if (kind.isDirectory() && depth < 2 && (e.name === 'data' || depth === 0)) await scan(full, depth + 1)
+      else if (kind.isFile()) {
         const format = formatOf(e.name)
         if (format) found.push({ file: full, format })
       }

@@ -21,6 +21,22 @@ export interface ExportOptions {
   spans?: boolean
   /** How media in the prompts is written (default: as rendered). */
   media?: MediaEncoding
+  /**
+   * Shard `index` of `count` (0-based): a contiguous slice of the split's rows, so the shards' outputs concatenated
+   * in order are the whole output. Lets a distributed engine run one process per shard.
+   */
+  shard?: Shard
+}
+
+export interface Shard {
+  index: number
+  count: number
+}
+
+/** The rows [start, end) of shard `s` in a split of `total` rows; every row falls in exactly one shard. */
+export function shardRange(total: number, s: Shard | undefined): { start: number; end: number } {
+  if (!s) return { start: 0, end: total }
+  return { start: Math.floor((s.index * total) / s.count), end: Math.floor(((s.index + 1) * total) / s.count) }
 }
 
 export interface ExportLine {
@@ -58,9 +74,10 @@ export async function* exportLines(a: {
   onProgress?: (done: number, total: number) => void
 }): AsyncGenerator<ExportLine> {
   const out = a.variant.reader_cfg.output_column
-  for (let start = 0; start < a.total; start += BATCH) {
+  const range = shardRange(a.total, a.options.shard)
+  for (let start = range.start; start < range.end; start += BATCH) {
     if (a.signal?.aborted) return
-    const recs = await a.dataset.readRows(a.split, start, Math.min(BATCH, a.total - start))
+    const recs = await a.dataset.readRows(a.split, start, Math.min(BATCH, range.end - start))
     const keep = recs.filter((r) => {
       const s = a.status(r.index)
       return a.options.only === 'all' || (a.options.only === 'accepted' ? s === 'accepted' : s !== 'rejected')
@@ -104,7 +121,7 @@ export async function* exportLines(a: {
         }
       }
     }
-    a.onProgress?.(Math.min(start + BATCH, a.total), a.total)
+    a.onProgress?.(Math.min(start + BATCH, range.end) - range.start, range.end - range.start)
   }
 }
 

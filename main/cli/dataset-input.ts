@@ -1,0 +1,53 @@
+// Where a CLI command's rows come from when it runs as one step of a larger job: `--dataset -` reads JSONL rows from
+// standard input (Spark's RDD.pipe, a Ray map_batches subprocess, a shell pipeline), and `--shard I/N` takes one
+// contiguous slice of a file's rows so N processes together cover it exactly once, in order.
+import { createWriteStream } from 'node:fs'
+import { mkdtemp, rm, stat, symlink } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { basename, join } from 'node:path'
+import { pipeline } from 'node:stream/promises'
+import { Readable } from 'node:stream'
+import { layoutOf } from '../services/datasets/layout'
+import type { Shard } from '../services/workspace/export'
+import { UsageError } from './args'
+
+export interface SpooledInput {
+  path: string
+  dispose(): Promise<void>
+}
+
+/**
+ * Standard input copied to a private temporary folder as its `test` split: the dataset reader indexes files by byte
+ * offset (so bad lines are reported with their line and offset, as for any file), which a pipe cannot give. When the
+ * configured dataset is a folder of splits, its other splits are linked in beside it, so in-context examples still
+ * come from the configured train split. Removed by dispose().
+ */
+export async function spoolStdin(stdin: AsyncIterable<Uint8Array>, configured?: string): Promise<SpooledInput> {
+  const dir = await mkdtemp(join(tmpdir(), 'promptloom-stdin-'))
+  const dispose = () => rm(dir, { recursive: true, force: true })
+  try {
+    await pipeline(Readable.from(stdin), createWriteStream(join(dir, 'test.jsonl'), { mode: 0o600 }))
+    if (configured && (await stat(configured).catch(() => null))?.isDirectory()) {
+      const { splits } = await layoutOf(configured)
+      for (const split of splits) {
+        if (split.name === 'test') continue
+        for (const f of split.files) await symlink(f.file, join(dir, basename(f.file)))
+      }
+      return { path: dir, dispose }
+    }
+    return { path: join(dir, 'test.jsonl'), dispose }
+  } catch (e) {
+    await dispose()
+    throw e
+  }
+}
+
+/** `I/N` with 0 ≤ I < N, as `--shard` takes it. */
+export function parseShard(text: string): Shard {
+  const m = /^(\d+)\/(\d+)$/.exec(text.trim())
+  if (!m) throw new UsageError(`--shard must be I/N (shard I of N, counted from 0), not "${text}"`)
+  const index = Number(m[1])
+  const count = Number(m[2])
+  if (count < 1 || index >= count) throw new UsageError(`--shard ${text}: I must be at least 0 and below N, and N at least 1`)
+  return { index, count }
+}
