@@ -3,10 +3,11 @@
 // (`*_datasets` lists of dicts with abbr/reader_cfg/infer_cfg) and model configs (`models` lists).
 
 import { isMap, isScalar, isSeq, parseDocument, type Node as YamlNode } from 'yaml'
-import { evaluatePythonConfig, type ConfigResolver, type Diagnostic } from './python-config'
+import type { EvalLimits } from './python-budget'
+import { evaluatePythonConfig, type ConfigInput, type ConfigResolver, type ConfigTextReader, type Diagnostic } from './python-config'
 import { PyDict, PyList, PyTuple, fromJson, toJson, type Json, type PyValue } from './python-values'
 
-export type { ConfigResolver, Diagnostic } from './python-config'
+export type { ConfigInput, ConfigResolver, ConfigTextReader, Diagnostic } from './python-config'
 export type { Json } from './python-values'
 
 export interface DatasetConfig {
@@ -41,6 +42,8 @@ export interface ImportedConfig {
   models: ModelConfig[]
   variables: Record<string, Json>
   diagnostics: Diagnostic[]
+  /** Files the config read with open() and environment variables it asked for (Python configs). */
+  inputs: ConfigInput[]
 }
 
 export interface ImportOptions {
@@ -48,6 +51,9 @@ export interface ImportOptions {
   format: 'python' | 'json' | 'yaml'
   /** For Python configs: finds the files named in `with read_base():` imports. */
   resolve?: ConfigResolver
+  /** For Python configs: reads a file the config opens (the host applies its root rules). */
+  readText?: ConfigTextReader
+  limits?: Partial<EvalLimits>
 }
 
 /** Picks the format from a file name: .py → python, .yaml/.yml → yaml, anything else json. */
@@ -61,10 +67,12 @@ export function importConfig(text: string, options: ImportOptions): ImportedConf
   const { file } = options
   let values: Map<string, PyValue>
   let diagnostics: Diagnostic[]
+  let inputs: ConfigInput[] = []
   if (options.format === 'python') {
-    const r = evaluatePythonConfig(text, { file, resolve: options.resolve })
+    const r = evaluatePythonConfig(text, { file, resolve: options.resolve, readText: options.readText, limits: options.limits })
     values = r.values
     diagnostics = r.diagnostics
+    inputs = r.inputs
   } else {
     const r = options.format === 'json' ? readJson(text, file) : readYaml(text, file)
     diagnostics = r.diagnostics
@@ -72,7 +80,7 @@ export function importConfig(text: string, options: ImportOptions): ImportedConf
   }
   const variables: Record<string, Json> = {}
   for (const [k, v] of values) variables[k] = toJson(v)
-  return { datasets: findDatasets(values), models: findModels(values), variables, diagnostics }
+  return { datasets: findDatasets(values), models: findModels(values), variables, diagnostics, inputs }
 }
 
 /** A bare dataset dict or a list of them is accepted as well as an object of named variables. */

@@ -23,7 +23,15 @@ export type Expr =
   | ({ kind: 'boolop'; op: 'and' | 'or'; values: Expr[] } & Pos)
   | ({ kind: 'compare'; left: Expr; ops: string[]; comparators: Expr[] } & Pos)
   | ({ kind: 'ifexp'; test: Expr; body: Expr; orelse: Expr } & Pos)
+  | ({ kind: 'lambda'; params: Param[]; body: Expr } & Pos)
   | ({ kind: 'unsupported'; what: string } & Pos)
+
+/** A function parameter: `x`, `x=1`, `*args`, `**kwargs`, or keyword-only (after `*`). */
+export interface Param {
+  name: string
+  kind: 'pos' | 'star' | 'dstar' | 'kwonly'
+  default?: Expr
+}
 
 export interface FormattedValue {
   expr: Expr
@@ -54,7 +62,13 @@ export type Stmt =
   | ({ kind: 'augassign'; target: Expr; op: string; value: Expr } & Pos)
   | ({ kind: 'import'; names: ImportName[] } & Pos)
   | ({ kind: 'from'; module: string; level: number; names: ImportName[] | '*' } & Pos)
-  | ({ kind: 'with'; items: Expr[]; body: Stmt[] } & Pos)
+  | ({ kind: 'with'; items: Expr[]; targets: (Expr | undefined)[]; body: Stmt[] } & Pos)
+  | ({ kind: 'def'; name: string; params: Param[]; body: Stmt[] } & Pos)
+  | ({ kind: 'return'; value?: Expr } & Pos)
+  | ({ kind: 'break' | 'continue' } & Pos)
+  | ({ kind: 'raise'; exc?: Expr } & Pos)
+  | ({ kind: 'while'; test: Expr; body: Stmt[]; orelse: Stmt[] } & Pos)
+  | ({ kind: 'global'; names: string[] } & Pos)
   | ({ kind: 'for'; target: Expr; iter: Expr; body: Stmt[]; orelse: Stmt[] } & Pos)
   | ({ kind: 'if'; test: Expr; body: Stmt[]; orelse: Stmt[] } & Pos)
   | ({ kind: 'del'; targets: Expr[] } & Pos)

@@ -1,18 +1,23 @@
 // Builtin functions and methods of str/list/dict available to config files: the ones real OpenCompass and
-// AISBench configs call (dict, list, sum, range, enumerate, zip, deepcopy, str.replace/format/join, list.append,
-// dict.update/copy/items …). Anything else is an AttributeError or NameError with a position.
+// AISBench configs call (dict, list, sum, range, enumerate, zip, deepcopy, chr/ord, map/sorted with a key,
+// str.replace/format/join, list.append, dict.update/copy/items, math.*, itertools.product, os.path.*, json.*,
+// os.environ.get …). Anything else is an AttributeError or NameError with a position. Everything that allocates
+// asks the current Budget first, so `[0] * 10**9` or `range(10**10)` fails cleanly instead of taking memory.
 
+import { currentBudget } from './python-budget'
 import { formatSpec, strFormat } from './python-format'
 import {
   PyBuiltin,
   PyDict,
   PyError,
+  PyFile,
   PyList,
   PyModule,
   PyRef,
   PySet,
   PyTuple,
   deepCopy,
+  fromJson,
   pyEquals,
   pyRepr,
   pyStr,
@@ -22,13 +27,21 @@ import {
 } from './python-values'
 
 type Kw = Map<string, PyValue>
-const fn = (name: string, f: (args: PyValue[], kw: Kw) => PyValue): PyBuiltin => new PyBuiltin(name, (a, k) => f(a, k))
+type Site = { line: number; column: number }
+const fn = (name: string, f: (args: PyValue[], kw: Kw, at: Site) => PyValue): PyBuiltin => new PyBuiltin(name, f)
+
+/** Calls a config function or builtin passed as a value (map's function, sorted's key). */
+function callValue(f: PyValue, args: PyValue[], at: Site): PyValue {
+  if (!(f instanceof PyBuiltin)) throw new PyError(`'${typeName(f)}' object is not callable`)
+  return f.call(args, new Map(), at)
+}
 
 /** Items of an iterable value, as Python's iter() would yield them. */
 export function iterate(v: PyValue): PyValue[] {
   if (v instanceof PyList || v instanceof PyTuple || v instanceof PySet) return [...v.items]
   if (v instanceof PyDict) return v.keys()
   if (typeof v === 'string') return [...v]
+  if (v instanceof PyFile) return v.lines()
   throw new PyError(`'${typeName(v)}' object is not iterable`)
 }
 
@@ -59,9 +72,14 @@ function toInt(v: PyValue): number {
 
 export function add(a: PyValue, b: PyValue): PyValue {
   if ((typeof a === 'number' || typeof a === 'boolean') && (typeof b === 'number' || typeof b === 'boolean')) return Number(a) + Number(b)
-  if (typeof a === 'string' && typeof b === 'string') return a + b
-  if (a instanceof PyList && b instanceof PyList) return new PyList([...a.items, ...b.items])
-  if (a instanceof PyTuple && b instanceof PyTuple) return new PyTuple([...a.items, ...b.items])
+  if (typeof a === 'string' && typeof b === 'string') {
+    currentBudget().string(a.length + b.length)
+    return a + b
+  }
+  if ((a instanceof PyList && b instanceof PyList) || (a instanceof PyTuple && b instanceof PyTuple)) {
+    currentBudget().items(a.items.length + b.items.length)
+    return a instanceof PyList ? new PyList([...a.items, ...b.items]) : new PyTuple([...a.items, ...b.items])
+  }
   throw new PyError(`unsupported operand type(s) for +: '${typeName(a)}' and '${typeName(b)}'`)
 }
 
@@ -83,9 +101,11 @@ function dictFrom(args: PyValue[], kw: Kw): PyDict {
   return d
 }
 
+export const EXCEPTION_NAMES = ['Exception', 'ValueError', 'TypeError', 'KeyError', 'RuntimeError', 'NotImplementedError', 'AssertionError', 'IndexError', 'FileNotFoundError']
+
 export function makeBuiltins(locals: () => PyDict): Map<string, PyValue> {
   const b = new Map<string, PyValue>()
-  const def = (name: string, f: (args: PyValue[], kw: Kw) => PyValue): void => {
+  const def = (name: string, f: (args: PyValue[], kw: Kw, at: Site) => PyValue): void => {
     b.set(name, fn(name, f))
   }
   def('dict', dictFrom)
@@ -117,6 +137,7 @@ export function makeBuiltins(locals: () => PyDict): Map<string, PyValue> {
   def('range', (a) => {
     const [start, stop, step] = a.length === 1 ? [0, toInt(a[0]), 1] : [toInt(a[0]), toInt(a[1]), a.length > 2 ? toInt(a[2]) : 1]
     if (step === 0) throw new PyError('range() arg 3 must not be zero')
+    currentBudget().items(Math.max(0, Math.ceil((stop - start) / step)))
     const out: PyValue[] = []
     for (let i = start; step > 0 ? i < stop : i > stop; i += step) out.push(i)
     return new PyList(out)
@@ -127,11 +148,45 @@ export function makeBuiltins(locals: () => PyDict): Map<string, PyValue> {
     for (const x of iterate(a[0])) acc = add(acc, x)
     return acc
   })
-  def('sorted', (a, kw) => {
-    if (kw.has('key')) throw new PyError('sorted(key=…) is outside the supported config subset')
-    const items = iterate(a[0]).sort(compare)
-    return new PyList(truthy(kw.get('reverse') ?? false) ? items.reverse() : items)
+  def('sorted', (a, kw, at) => {
+    const key = kw.get('key') ?? null
+    const items = iterate(a[0])
+    const keyed = items.map((x) => ({ x, k: key === null ? x : callValue(key, [x], at) }))
+    // Python's sort is stable and reverse=True keeps equal items in their original order.
+    const rev = truthy(kw.get('reverse') ?? false)
+    keyed.sort((p, q) => (rev ? compare(q.k, p.k) : compare(p.k, q.k)))
+    return new PyList(keyed.map((p) => p.x))
   })
+  def('map', (a, _kw, at) => {
+    if (a.length < 2) throw new PyError('map() must have at least two arguments.')
+    const lists = a.slice(1).map(iterate)
+    const n = Math.min(...lists.map((l) => l.length))
+    return new PyList(Array.from({ length: n }, (_, i) => callValue(a[0], lists.map((l) => l[i]), at)))
+  })
+  def('filter', (a, _kw, at) => new PyList(iterate(a[1]).filter((x) => (a[0] === null ? truthy(x) : truthy(callValue(a[0], [x], at))))))
+  def('chr', (a) => {
+    const n = toInt(a[0])
+    if (n < 0 || n > 0x10ffff) throw new PyError('ValueError: chr() arg not in range(0x110000)')
+    return String.fromCodePoint(n)
+  })
+  def('ord', (a) => {
+    const cps = typeof a[0] === 'string' ? [...a[0]] : null
+    if (!cps || cps.length !== 1) throw new PyError(`TypeError: ord() expected a character, but string of length ${cps?.length ?? 0} found`)
+    return cps[0].codePointAt(0) as number
+  })
+  def('hex', (a) => {
+    const n = toInt(a[0])
+    return `${n < 0 ? '-' : ''}0x${Math.abs(n).toString(16)}`
+  })
+  def('divmod', (a) => {
+    const [x, y] = [Number(a[0]), Number(a[1])]
+    if (y === 0) throw new PyError('ZeroDivisionError: integer division or modulo by zero')
+    const q = Math.floor(x / y)
+    return new PyTuple([q, x - q * y])
+  })
+  def('pow', (a) => Number(a[0]) ** Number(a[1]))
+  def('callable', (a) => a[0] instanceof PyBuiltin)
+  def('hasattr', (a) => (a[0] instanceof PyModule ? moduleAttribute(a[0], pyStr(a[1])) !== undefined : method(a[0], pyStr(a[1])) !== undefined))
   def('reversed', (a) => new PyList(iterate(a[0]).reverse()))
   def('enumerate', (a, kw) => {
     const start = toInt(a[1] ?? kw.get('start') ?? 0)
@@ -142,10 +197,15 @@ export function makeBuiltins(locals: () => PyDict): Map<string, PyValue> {
     const n = lists.length ? Math.min(...lists.map((l) => l.length)) : 0
     return new PyList(Array.from({ length: n }, (_, i) => new PyTuple(lists.map((l) => l[i]))))
   })
-  const minmax = (name: string, sign: number) => (a: PyValue[]): PyValue => {
+  const minmax = (name: string, sign: number) => (a: PyValue[], kw: Kw, at: Site): PyValue => {
     const items = a.length === 1 ? iterate(a[0]) : a
-    if (!items.length) throw new PyError(`${name}() arg is an empty sequence`)
-    return items.reduce((m, x) => (compare(x, m) * sign > 0 ? x : m))
+    if (!items.length) {
+      if (kw.has('default')) return kw.get('default') as PyValue
+      throw new PyError(`${name}() arg is an empty sequence`)
+    }
+    const key = kw.get('key') ?? null
+    const k = (x: PyValue): PyValue => (key === null ? x : callValue(key, [x], at))
+    return items.reduce((m, x) => (compare(k(x), k(m)) * sign > 0 ? x : m))
   }
   def('min', minmax('min', -1))
   def('max', minmax('max', 1))
@@ -163,17 +223,106 @@ export function makeBuiltins(locals: () => PyDict): Map<string, PyValue> {
   def('isinstance', (a) => {
     const [v, t] = a
     const names = t instanceof PyTuple ? t.items : [t]
-    return names.some((n) => n instanceof PyBuiltin && n.name === typeName(v))
+    // bool is a subclass of int, as in Python.
+    const types = typeof v === 'boolean' ? ['bool', 'int'] : [typeName(v)]
+    return names.some((n) => n instanceof PyBuiltin && types.includes(n.name))
   })
   def('format', (a) => formatSpec(a[0], a.length > 1 ? pyStr(a[1]) : ''))
   def('deepcopy', (a) => deepCopy(a[0]))
+  // Exception classes, so `raise ValueError('…')` reports its own message (the raise statement formats it).
+  for (const name of EXCEPTION_NAMES) b.set(name, new PyBuiltin(name, (a) => `${name}(${a.map((x) => pyRepr(x)).join(', ')})`))
   return b
+}
+
+/** Standard-library modules whose helpers configs call; others bind opaque references. */
+export const STDLIB_MODULES = new Set(['os', 'os.path', 'osp', 'copy', 'math', 'itertools', 'json', 'string'])
+
+const MATH: Record<string, (...x: number[]) => number> = {
+  exp: Math.exp,
+  sqrt: Math.sqrt,
+  log: (x, base) => (base === undefined ? Math.log(x) : Math.log(x) / Math.log(base)),
+  log2: Math.log2,
+  log10: Math.log10,
+  ceil: Math.ceil,
+  floor: Math.floor,
+  fabs: Math.abs,
+  pow: Math.pow,
+  sin: Math.sin,
+  cos: Math.cos,
+  tan: Math.tan
+}
+
+/** itertools.product(*iterables, repeat=1), in Python's order (the rightmost iterable advances fastest). */
+function product(lists: PyValue[][]): PyValue {
+  const total = lists.reduce((n, l) => n * l.length, 1)
+  currentBudget().items(total)
+  let out: PyValue[][] = [[]]
+  for (const l of lists) out = out.flatMap((prefix) => l.map((x) => [...prefix, x]))
+  return new PyList(out.map((t) => new PyTuple(t)))
+}
+
+/** json.dumps with Python's defaults (', ' and ': ' separators, ensure_ascii=True) and indent. */
+function jsonDumps(v: PyValue, kw: Kw): string {
+  const ascii = truthy(kw.get('ensure_ascii') ?? true)
+  const indentV = kw.get('indent') ?? null
+  const indent = indentV === null ? null : typeof indentV === 'string' ? indentV : ' '.repeat(toInt(indentV))
+  const str = (s: string): string => {
+    let out = JSON.stringify(s)
+    if (ascii) out = out.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+    return out
+  }
+  const go = (x: PyValue, level: number): string => {
+    if (x === null) return 'null'
+    if (typeof x === 'boolean') return x ? 'true' : 'false'
+    if (typeof x === 'number') return Number.isFinite(x) ? pyRepr(x) : Number.isNaN(x) ? 'NaN' : x > 0 ? 'Infinity' : '-Infinity'
+    if (typeof x === 'string') return str(x)
+    const nl = indent === null ? '' : `\n${indent.repeat(level + 1)}`
+    const end = indent === null ? '' : `\n${indent.repeat(level)}`
+    const sep = indent === null ? ', ' : ','
+    if (x instanceof PyList || x instanceof PyTuple) return x.items.length ? `[${nl}${x.items.map((y) => go(y, level + 1)).join(sep + nl)}${end}]` : '[]'
+    if (x instanceof PyDict) {
+      const parts = x.entries().map(([k, y]) => `${str(typeof k === 'string' ? k : pyStr(k))}: ${go(y, level + 1)}`)
+      return parts.length ? `{${nl}${parts.join(sep + nl)}${end}}` : '{}'
+    }
+    throw new PyError(`TypeError: Object of type ${typeName(x)} is not JSON serializable`)
+  }
+  return go(v, 0)
 }
 
 /** Helpers reachable through well-known stdlib modules (`copy.deepcopy`, `os.path.join`, …). */
 export function moduleAttribute(mod: PyModule, attr: string): PyValue {
-  const full = `${mod.name}.${attr}`
+  const full = `${mod.name === 'osp' ? 'os.path' : mod.name}.${attr}`
+  if (mod.name === 'math') {
+    if (attr === 'pi') return Math.PI
+    if (attr === 'e') return Math.E
+    if (attr === 'inf') return Infinity
+    const f = MATH[attr]
+    if (f) return fn(attr, (a) => f(...a.map(Number)))
+  }
   switch (full) {
+    case 'itertools.product':
+      return fn('product', (a, kw) => {
+        const repeat = toInt(kw.get('repeat') ?? 1)
+        const lists = a.map(iterate)
+        return product(Array.from({ length: Math.max(0, repeat) }, () => lists).flat())
+      })
+    case 'itertools.chain':
+      return fn('chain', (a) => new PyList(a.flatMap(iterate)))
+    case 'json.dumps':
+      return fn('dumps', (a, kw) => jsonDumps(a[0], kw))
+    case 'json.loads':
+      return fn('loads', (a) => fromJsonText(pyStr(a[0])))
+    case 'json.load':
+      return fn('load', (a) => {
+        if (!(a[0] instanceof PyFile)) throw new PyError(`AttributeError: '${typeName(a[0])}' object has no attribute 'read'`)
+        return fromJsonText(a[0].text)
+      })
+    case 'string.ascii_uppercase':
+      return 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'
+    case 'string.ascii_lowercase':
+      return 'abcdefghijklmnopqrstuvwxyz'
+    case 'string.digits':
+      return '0123456789'
     case 'copy.deepcopy':
       return fn('deepcopy', (a) => deepCopy(a[0]))
     case 'copy.copy':
@@ -187,8 +336,22 @@ export function moduleAttribute(mod: PyModule, attr: string): PyValue {
       return fn('basename', (a) => pyStr(a[0]).slice(pyStr(a[0]).lastIndexOf('/') + 1))
     case 'os.path.dirname':
       return fn('dirname', (a) => pyStr(a[0]).slice(0, Math.max(0, pyStr(a[0]).lastIndexOf('/'))))
+    case 'os.path.exists':
+    case 'os.path.isfile':
+    case 'os.path.isdir':
+      throw new PyError(`${full}() would look at the file system, which configs here cannot do (only open() of a file next to the config)`)
   }
   return new PyRef(attr, mod.name)
+}
+
+function fromJsonText(text: string): PyValue {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch (e) {
+    throw new PyError(`json.decoder.JSONDecodeError: ${e instanceof Error ? e.message : String(e)}`)
+  }
+  return fromJson(parsed)
 }
 
 function shallowCopy(v: PyValue): PyValue {
@@ -220,7 +383,27 @@ function stripChars(s: string, chars: PyValue | undefined, side: 'both' | 'left'
 
 /** Bound method `obj.name`, or undefined when the type has no such method in the subset. */
 export function method(obj: PyValue, name: string): PyBuiltin | undefined {
-  const m = (f: (args: PyValue[], kw: Kw) => PyValue): PyBuiltin => fn(name, f)
+  const m = (f: (args: PyValue[], kw: Kw, at: Site) => PyValue): PyBuiltin => fn(name, f)
+  if (obj instanceof PyFile) {
+    if (name === 'read') return m(() => obj.text)
+    if (name === 'readlines') return m(() => new PyList(obj.lines()))
+    return undefined
+  }
+  if (obj instanceof PySet) {
+    switch (name) {
+      case 'add':
+        return m((a) => {
+          if (!obj.items.some((x) => pyEquals(x, a[0]))) obj.items.push(a[0])
+          return null
+        })
+      case 'update':
+        return m((a) => {
+          for (const x of a.flatMap(iterate)) if (!obj.items.some((y) => pyEquals(x, y))) obj.items.push(x)
+          return null
+        })
+    }
+    return undefined
+  }
   if (typeof obj === 'string') {
     switch (name) {
       case 'format':
@@ -228,6 +411,8 @@ export function method(obj: PyValue, name: string): PyBuiltin | undefined {
       case 'replace':
         return m((a) => {
           const [from, to] = [pyStr(a[0]), pyStr(a[1])]
+          const hits = from === '' ? [...obj].length + 1 : obj.split(from).length - 1
+          currentBudget().string(obj.length + hits * Math.max(0, to.length - from.length))
           if (a.length > 2) {
             let count = toInt(a[2])
             let out = ''
@@ -261,14 +446,14 @@ export function method(obj: PyValue, name: string): PyBuiltin | undefined {
       case 'splitlines':
         return m(() => new PyList(obj.split(/\r\n|\r|\n/).filter((_, i, arr) => i < arr.length - 1 || arr[i] !== '')))
       case 'join':
-        return m((a) =>
-          iterate(a[0])
-            .map((x) => {
-              if (typeof x !== 'string') throw new PyError(`sequence item: expected str instance, ${typeName(x)} found`)
-              return x
-            })
-            .join(obj)
-        )
+        return m((a) => {
+          const parts = iterate(a[0]).map((x) => {
+            if (typeof x !== 'string') throw new PyError(`sequence item: expected str instance, ${typeName(x)} found`)
+            return x
+          })
+          currentBudget().string(parts.reduce((n, x) => n + x.length, Math.max(0, parts.length - 1) * obj.length))
+          return parts.join(obj)
+        })
       case 'startswith':
         return m((a) => (a[0] instanceof PyTuple ? a[0].items.some((p) => obj.startsWith(pyStr(p))) : obj.startsWith(pyStr(a[0]))))
       case 'endswith':
@@ -282,7 +467,69 @@ export function method(obj: PyValue, name: string): PyBuiltin | undefined {
       case 'find':
         return m((a) => obj.indexOf(pyStr(a[0])))
       case 'zfill':
-        return m((a) => obj.padStart(toInt(a[0]), '0'))
+        return m((a) => {
+          const w = toInt(a[0])
+          currentBudget().string(w)
+          const sign = /^[+-]/.test(obj) ? obj[0] : ''
+          return sign + obj.slice(sign.length).padStart(w - sign.length, '0')
+        })
+      case 'ljust':
+      case 'rjust':
+      case 'center':
+        return m((a) => {
+          const w = toInt(a[0])
+          currentBudget().string(w)
+          const fill = a.length > 1 ? pyStr(a[1]) : ' '
+          const pad = Math.max(0, w - [...obj].length)
+          if (name === 'ljust') return obj + fill.repeat(pad)
+          if (name === 'rjust') return fill.repeat(pad) + obj
+          // CPython's center puts the extra pad on the left when the string's length is odd.
+          const left = Math.floor(pad / 2) + (pad & w & 1)
+          return fill.repeat(left) + obj + fill.repeat(pad - left)
+        })
+      case 'index':
+        return m((a) => {
+          const k = obj.indexOf(pyStr(a[0]))
+          if (k < 0) throw new PyError('ValueError: substring not found')
+          return k
+        })
+      case 'rfind':
+        return m((a) => obj.lastIndexOf(pyStr(a[0])))
+      case 'rsplit':
+        return m((a, kw) => {
+          const sep = a[0] ?? kw.get('sep') ?? null
+          const max = toInt(a[1] ?? kw.get('maxsplit') ?? -1)
+          const parts = sep === null ? obj.split(/\s+/).filter(Boolean) : obj.split(pyStr(sep))
+          if (max < 0 || parts.length <= max + 1) return new PyList(parts)
+          const joiner = sep === null ? ' ' : pyStr(sep)
+          return new PyList([parts.slice(0, parts.length - max).join(joiner), ...parts.slice(parts.length - max)])
+        })
+      case 'partition':
+      case 'rpartition':
+        return m((a) => {
+          const sep = pyStr(a[0])
+          const k = name === 'partition' ? obj.indexOf(sep) : obj.lastIndexOf(sep)
+          if (k < 0) return new PyTuple(name === 'partition' ? [obj, '', ''] : ['', '', obj])
+          return new PyTuple([obj.slice(0, k), sep, obj.slice(k + sep.length)])
+        })
+      case 'isdigit':
+      case 'isnumeric':
+      case 'isdecimal':
+        return m(() => obj.length > 0 && /^\p{Nd}+$/u.test(obj))
+      case 'isalpha':
+        return m(() => obj.length > 0 && /^\p{L}+$/u.test(obj))
+      case 'isalnum':
+        return m(() => obj.length > 0 && /^[\p{L}\p{Nd}]+$/u.test(obj))
+      case 'isspace':
+        return m(() => obj.length > 0 && /^\s+$/.test(obj))
+      case 'isupper':
+        return m(() => /\p{Lu}/u.test(obj) && !/\p{Ll}/u.test(obj))
+      case 'islower':
+        return m(() => /\p{Ll}/u.test(obj) && !/\p{Lu}/u.test(obj))
+      case 'swapcase':
+        return m(() => [...obj].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join(''))
+      case 'casefold':
+        return m(() => obj.toLowerCase())
     }
     return undefined
   }
@@ -291,7 +538,14 @@ export function method(obj: PyValue, name: string): PyBuiltin | undefined {
       case 'append':
         return m((a) => (obj.items.push(a[0]), null))
       case 'extend':
-        return m((a) => (obj.items.push(...iterate(a[0])), null))
+        return m((a) => {
+          const more = iterate(a[0])
+          currentBudget().items(obj.items.length + more.length)
+          for (const x of more) obj.items.push(x)
+          return null
+        })
+      case 'clear':
+        return m(() => ((obj.items.length = 0), null))
       case 'insert':
         return m((a) => (obj.items.splice(toInt(a[0]), 0, a[1]), null))
       case 'copy':
@@ -320,7 +574,14 @@ export function method(obj: PyValue, name: string): PyBuiltin | undefined {
       case 'reverse':
         return m(() => (obj.items.reverse(), null))
       case 'sort':
-        return m(() => (obj.items.sort(compare), null))
+        return m((_a, kw, at) => {
+          const key = kw.get('key') ?? null
+          const rev = truthy(kw.get('reverse') ?? false)
+          const keyed = obj.items.map((x) => ({ x, k: key === null ? x : callValue(key, [x], at) }))
+          keyed.sort((p, q) => (rev ? compare(q.k, p.k) : compare(p.k, q.k)))
+          obj.items = keyed.map((p) => p.x)
+          return null
+        })
     }
     return undefined
   }
@@ -350,6 +611,11 @@ export function method(obj: PyValue, name: string): PyBuiltin | undefined {
           }
           if (a.length > 1) return a[1]
           throw new PyError(`KeyError: ${pyRepr(a[0])}`)
+        })
+      case 'clear':
+        return m(() => {
+          for (const k of obj.keys()) obj.delete(k)
+          return null
         })
       case 'setdefault':
         return m((a) => {

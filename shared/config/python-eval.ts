@@ -1,16 +1,24 @@
 // Evaluator for parsed Python config modules. Nothing is executed outside this interpreter: imports of
 // library modules bind opaque references (a class becomes its name), and only `with read_base():` imports
-// load sibling config files, through the caller's resolver. An error in one statement becomes a diagnostic
-// and evaluation goes on with the next, so a mostly-valid config still yields its variables.
+// load sibling config files, through the caller's resolver. Functions defined in configs (def, lambda) run
+// here too. The only ways out to the host are the session's callbacks: the resolver, and `readText` for
+// `open(path)` of a file next to the config (the host applies its root rules); every read and every
+// `os.environ` lookup is recorded in the session so the caller can say what the config read. The environment
+// itself is never read: `os.environ.get(name, default)` gives the default, as a clean environment would.
+// An error in one statement becomes a diagnostic and evaluation goes on with the next, so a mostly-valid
+// config still yields its variables; a resource limit (python-budget.ts) stops the whole import at its place.
 
-import type { Comprehension, Expr, FormattedValue, Stmt } from './python-ast'
-import { add, iterate, makeBuiltins, method, moduleAttribute, pyCompare } from './python-builtins'
+import type { Comprehension, Expr, FormattedValue, Param, Stmt } from './python-ast'
+import { Budget, BudgetExceeded, withBudget } from './python-budget'
+import { EXCEPTION_NAMES, STDLIB_MODULES, add, iterate, makeBuiltins, method, moduleAttribute, pyCompare } from './python-builtins'
 import { formatSpec, percentFormat } from './python-format'
 import { parseModule } from './python-parser'
 import {
   PyBuiltin,
   PyDict,
   PyError,
+  PyFile,
+  PyFunction,
   PyList,
   PyModule,
   PyRef,
@@ -35,21 +43,47 @@ export interface Diagnostic {
 /** Finds a config module named in `with read_base():` — e.g. '.gsm8k_gen', '..datasets.x.y', 'opencompass.configs.…'. */
 export type ConfigResolver = (modulePath: string, fromFile: string) => { file: string; source: string } | undefined
 
+/**
+ * Reads a text file a config opens. `path` is as the config computed it; `fromFile` is the config doing the
+ * open. The host resolves it and refuses paths outside its roots (returns { error }).
+ */
+export type ConfigTextReader = (path: string, fromFile: string) => { file: string; text: string } | { error: string }
+
+/** Something outside the config's own text that it read: a file, or an environment variable (never read). */
+export type ConfigInput =
+  | { kind: 'file'; file: string; bytes: number; from: { file: string; line: number; column: number } }
+  | { kind: 'environ'; name: string; used: string | null; from: { file: string; line: number; column: number } }
+
 export interface ModuleResult {
   file: string
   vars: Map<string, PyValue>
+  /** Where each top-level variable was last assigned: errors found after evaluation (a value that contains itself) point there. */
+  positions: Map<string, { line: number; column: number }>
   diagnostics: Diagnostic[]
 }
 
 /** Shared across one import tree: each config file is evaluated once, as Python caches modules. */
 export interface EvalSession {
   resolve?: ConfigResolver
+  readText?: ConfigTextReader
   modules: Map<string, ModuleResult>
   loading: Set<string>
+  /** Limits for the whole tree; created by evaluateModule when absent. */
+  budget?: Budget
+  /** Files and environment variables the tree read, in order. */
+  inputs?: ConfigInput[]
 }
 
 const READ_BASE = new PyRef('read_base', 'mmengine.config')
-const STDLIB_MODULES = new Set(['os', 'os.path', 'copy', 'osp'])
+const ENVIRON = new PyModule('os.environ')
+
+/** Control flow of function bodies and loops, thrown through the statement executor. */
+class ReturnSignal {
+  constructor(readonly value: PyValue) {}
+}
+class LoopSignal {
+  constructor(readonly kind: 'break' | 'continue') {}
+}
 
 class Located extends Error {
   constructor(
@@ -64,20 +98,31 @@ class Located extends Error {
 export function evaluateModule(source: string, file: string, session: EvalSession): ModuleResult {
   const cached = session.modules.get(file)
   if (cached) return cached
-  const result: ModuleResult = { file, vars: new Map(), diagnostics: [] }
+  const result: ModuleResult = { file, vars: new Map(), positions: new Map(), diagnostics: [] }
+  const top = session.loading.size === 0
   session.modules.set(file, result)
   session.loading.add(file)
+  const budget = (session.budget ??= new Budget())
   try {
     const parsed = parseModule(source)
     if (parsed.error) {
       result.diagnostics.push({ file, ...parsed.error, severity: 'error' })
       return result
     }
-    new Interpreter(file, result, session).run(parsed.body)
+    withBudget(budget, () => new Interpreter(file, result, session).run(parsed.body))
+  } catch (e) {
+    // A limit stops the whole tree; the top-level module reports it once, at the place it was hit.
+    if (!(e instanceof BudgetExceeded) || !top) throw e
+    result.diagnostics.push({ file: e.file ?? file, line: e.line ?? 1, column: e.column ?? 1, message: e.message, severity: 'error' })
   } finally {
     session.loading.delete(file)
   }
   return result
+}
+
+/** JS ran out of stack (a structure nested beyond every check): reported like a limit, at the statement. */
+function isStackOverflow(e: unknown): boolean {
+  return e instanceof RangeError && /call stack/i.test(e.message)
 }
 
 class Interpreter {
@@ -94,10 +139,20 @@ class Interpreter {
       for (const [k, v] of this.result.vars) d.set(k, v)
       return d
     })
+    this.builtins.set('open', new PyBuiltin('open', (a, kw, at) => this.open(a, kw, at)))
+    this.builtins.set('__file__', file)
+    this.builtins.set('__name__', '__main__')
   }
+
+  private get budget(): Budget {
+    return this.session.budget as Budget
+  }
+
+  private current: { line: number; column: number } = { line: 1, column: 1 }
 
   run(body: Stmt[]): void {
     for (const stmt of body) {
+      this.current = stmt
       try {
         this.exec(stmt, false)
       } catch (e) {
@@ -109,7 +164,37 @@ class Interpreter {
   private report(e: unknown, stmt: { line: number; column: number }): void {
     if (e instanceof Located) this.diag(e.message, e.line, e.column)
     else if (e instanceof PyError) this.diag(e.message, e.at?.line ?? stmt.line, e.at?.column ?? stmt.column)
-    else throw e
+    else if (e instanceof ReturnSignal) this.diag("SyntaxError: 'return' outside function", stmt.line, stmt.column)
+    else if (e instanceof LoopSignal) this.diag(`SyntaxError: '${e.kind}' outside loop`, stmt.line, stmt.column)
+    else if (e instanceof BudgetExceeded) {
+      if (e.line === undefined) Object.assign(e, { line: stmt.line, column: stmt.column })
+      e.file ??= this.file
+      throw e
+    } else if (e instanceof RangeError && /string length/i.test(e.message)) {
+      throw Object.assign(new BudgetExceeded('a string grows beyond what can be held in memory'), { file: this.file, line: stmt.line, column: stmt.column })
+    } else if (isStackOverflow(e)) {
+      throw Object.assign(new BudgetExceeded('RecursionError: the config nests values or calls too deeply to evaluate'), { file: this.file, line: stmt.line, column: stmt.column })
+    } else throw e
+  }
+
+  /** open(path[, 'r'], encoding=…): text files only, read whole through the host, recorded as an input. */
+  private open(a: PyValue[], kw: Map<string, PyValue>, at: { line: number; column: number }): PyValue {
+    const path = a[0]
+    const mode = a[1] ?? kw.get('mode') ?? 'r'
+    if (typeof path !== 'string') throw new PyError(`TypeError: expected str, bytes or os.PathLike object, not ${typeName(path)}`)
+    if (typeof mode !== 'string' || !/^(r|rt|tr)$/.test(mode)) throw new PyError(`open(…, ${pyRepr(mode)}): configs may only read text files (mode 'r')`)
+    if (!this.session.readText) throw new PyError(`open(${pyRepr(path)}): this config was given as text, with no folder to read files from`)
+    const r = this.session.readText(path, this.file)
+    if ('error' in r) throw new PyError(`FileNotFoundError: open(${pyRepr(path)}): ${r.error}`)
+    this.budget.string(r.text.length)
+    ;(this.session.inputs ??= []).push({ kind: 'file', file: r.file, bytes: r.text.length, from: { file: this.file, ...at } })
+    return new PyFile(r.file, r.text)
+  }
+
+  /** os.environ.get(name, default) / os.getenv: the environment is not read; the default stands, and is recorded. */
+  private environ(name: PyValue, fallback: PyValue, at: { line: number; column: number }): PyValue {
+    ;(this.session.inputs ??= []).push({ kind: 'environ', name: pyStr(name), used: fallback === null ? null : pyStr(fallback), from: { file: this.file, ...at } })
+    return fallback
   }
 
   private diag(message: string, line: number, column: number, severity: Diagnostic['severity'] = 'error'): void {
@@ -123,6 +208,12 @@ class Interpreter {
   // ---- statements -------------------------------------------------------------------------------------
 
   private exec(s: Stmt, inReadBase: boolean): void {
+    try {
+      this.budget.step()
+    } catch (e) {
+      if (e instanceof BudgetExceeded) Object.assign(e, { file: this.file, line: s.line, column: s.column })
+      throw e
+    }
     switch (s.kind) {
       case 'expr':
         this.eval(s.value)
@@ -158,30 +249,59 @@ class Interpreter {
         return
       case 'with': {
         const isReadBase = s.items.length === 1 && s.items[0].kind === 'call' && this.eval(s.items[0].func) === READ_BASE
-        if (!isReadBase) this.fail('only `with read_base():` blocks are supported in configs', s)
-        for (const inner of s.body) {
-          try {
-            this.exec(inner, true)
-          } catch (e) {
-            this.report(e, inner)
+        if (isReadBase) {
+          for (const inner of s.body) {
+            try {
+              this.exec(inner, true)
+            } catch (e) {
+              this.report(e, inner)
+            }
           }
+          return
         }
+        // `with open(path) as f:` — a file is its own context manager; nothing else is.
+        s.items.forEach((item, i) => {
+          const v = this.eval(item)
+          if (!(v instanceof PyFile)) this.fail('only `with read_base():` and `with open(path) as f:` blocks are supported in configs', item)
+          const target = s.targets[i]
+          if (target) this.assign(target, v)
+        })
+        this.block(s.body, inReadBase)
         return
       }
       case 'for': {
         const items = iterate(this.eval(s.iter))
         for (const item of items) {
           this.assign(s.target, item)
-          for (const inner of s.body) this.exec(inner, inReadBase)
+          if (this.loopBody(s.body, inReadBase) === 'break') return
         }
-        for (const inner of s.orelse) this.exec(inner, inReadBase)
+        this.block(s.orelse, inReadBase)
         return
       }
-      case 'if': {
-        const body = truthy(this.eval(s.test)) ? s.body : s.orelse
-        for (const inner of body) this.exec(inner, inReadBase)
+      case 'while': {
+        while (truthy(this.eval(s.test))) {
+          if (this.loopBody(s.body, inReadBase) === 'break') return
+        }
+        this.block(s.orelse, inReadBase)
         return
       }
+      case 'break':
+      case 'continue':
+        throw new LoopSignal(s.kind)
+      case 'return':
+        throw new ReturnSignal(s.value ? this.eval(s.value) : null)
+      case 'def':
+        this.set(s.name, this.makeFunction(s.name, s.params, s.body))
+        return
+      case 'global':
+        for (const n of s.names) this.globals().add(n)
+        return
+      case 'raise':
+        this.fail(this.raised(s.exc), s)
+        break
+      case 'if':
+        this.block(truthy(this.eval(s.test)) ? s.body : s.orelse, inReadBase)
+        return
       case 'del':
         for (const t of s.targets) this.del(t)
         return
@@ -191,8 +311,113 @@ class Interpreter {
     }
   }
 
+  private block(body: Stmt[], inReadBase: boolean): void {
+    for (const inner of body) this.exec(inner, inReadBase)
+  }
+
+  /** Runs a loop body; says whether it ended in `break`. */
+  private loopBody(body: Stmt[], inReadBase: boolean): 'break' | 'next' {
+    try {
+      this.block(body, inReadBase)
+    } catch (e) {
+      if (!(e instanceof LoopSignal)) throw e
+      if (e.kind === 'break') return 'break'
+    }
+    return 'next'
+  }
+
+  /** The message of `raise X(…)`, as Python prints an uncaught exception's last line. */
+  private raised(exc: Expr | undefined): string {
+    if (!exc) return 'RuntimeError: No active exception to reraise'
+    if (exc.kind === 'call' && exc.func.kind === 'name' && EXCEPTION_NAMES.includes(exc.func.id)) {
+      const args = this.items(exc.args.filter((a) => a.kind === 'pos').map((a) => a.value))
+      const text = args.length === 1 ? pyStr(args[0]) : args.length ? pyRepr(new PyTuple(args)) : ''
+      return `${exc.func.id}${text ? `: ${exc.func.id === 'KeyError' && args.length === 1 ? pyRepr(args[0]) : text}` : ''}`
+    }
+    if (exc.kind === 'name' && EXCEPTION_NAMES.includes(exc.id)) return exc.id
+    return pyStr(this.eval(exc))
+  }
+
+  // ---- functions --------------------------------------------------------------------------------------
+
+  private readonly globalNames = new WeakMap<Map<string, PyValue>, Set<string>>()
+
+  /** Names declared `global` in the innermost function scope. */
+  private globals(): Set<string> {
+    const scope = this.scopes[this.scopes.length - 1]
+    if (!scope) return new Set()
+    let g = this.globalNames.get(scope)
+    if (!g) this.globalNames.set(scope, (g = new Set()))
+    return g
+  }
+
+  /** A def or lambda: defaults evaluated now, enclosing scopes captured, body run in this module on call. */
+  private makeFunction(name: string, params: Param[], body: Stmt[] | Expr): PyFunction {
+    const defaults = params.map((p) => (p.default ? this.eval(p.default) : undefined))
+    const closure = this.scopes.slice()
+    return new PyFunction(name, (args, kwargs, at) => this.invoke(name, params, defaults, closure, body, args, kwargs, at))
+  }
+
+  private invoke(
+    name: string,
+    params: Param[],
+    defaults: (PyValue | undefined)[],
+    closure: Map<string, PyValue>[],
+    body: Stmt[] | Expr,
+    args: PyValue[],
+    kwargs: Map<string, PyValue>,
+    at: { line: number; column: number }
+  ): PyValue {
+    const locals = new Map<string, PyValue>()
+    const kw = new Map(kwargs)
+    let next = 0
+    const positional = params.filter((p) => p.kind === 'pos').length
+    params.forEach((p, i) => {
+      if (p.kind === 'pos') {
+        if (next < args.length) {
+          if (kw.has(p.name)) throw new PyError(`TypeError: ${name}() got multiple values for argument '${p.name}'`, at)
+          locals.set(p.name, args[next++])
+        } else if (kw.has(p.name)) {
+          locals.set(p.name, kw.get(p.name) as PyValue)
+          kw.delete(p.name)
+        } else if (defaults[i] !== undefined) locals.set(p.name, defaults[i] as PyValue)
+        else throw new PyError(`TypeError: ${name}() missing required positional argument: '${p.name}'`, at)
+      } else if (p.kind === 'star') {
+        locals.set(p.name, new PyTuple(args.slice(next)))
+        next = args.length
+      } else if (p.kind === 'kwonly') {
+        if (kw.has(p.name)) {
+          locals.set(p.name, kw.get(p.name) as PyValue)
+          kw.delete(p.name)
+        } else if (defaults[i] !== undefined) locals.set(p.name, defaults[i] as PyValue)
+        else throw new PyError(`TypeError: ${name}() missing required keyword-only argument: '${p.name}'`, at)
+      }
+    })
+    if (next < args.length) throw new PyError(`TypeError: ${name}() takes ${positional} positional arguments but ${args.length} were given`, at)
+    const dstar = params.find((p) => p.kind === 'dstar')
+    if (dstar) {
+      const d = new PyDict()
+      for (const [k, v] of kw) d.set(k, v)
+      locals.set(dstar.name, d)
+    } else if (kw.size) throw new PyError(`TypeError: ${name}() got an unexpected keyword argument '${[...kw.keys()][0]}'`, at)
+    const saved = this.scopes.splice(0, this.scopes.length, ...closure, locals)
+    this.budget.enter()
+    try {
+      if (!Array.isArray(body)) return this.eval(body)
+      this.block(body, false)
+      return null
+    } catch (e) {
+      if (e instanceof ReturnSignal) return e.value
+      if (e instanceof LoopSignal) throw new PyError(`SyntaxError: '${e.kind}' outside loop`, at)
+      throw e
+    } finally {
+      this.budget.leave()
+      this.scopes.splice(0, this.scopes.length, ...saved)
+    }
+  }
+
   private moduleValue(name: string): PyValue {
-    return STDLIB_MODULES.has(name) ? new PyModule(name) : new PyModule(name)
+    return new PyModule(name)
   }
 
   private fromImport(s: Extract<Stmt, { kind: 'from' }>, inReadBase: boolean): void {
@@ -220,8 +445,10 @@ class Interpreter {
     }
     for (const n of s.names) {
       let v: PyValue
-      if (s.module === 'mmengine.config' && n.name === 'read_base') v = READ_BASE
-      else if (s.module === 'copy' || s.module === 'os' || s.module === 'os.path') v = moduleAttribute(new PyModule(s.module), n.name)
+      if ((s.module === 'mmengine.config' || s.module === 'mmengine') && n.name === 'read_base') v = READ_BASE
+      else if (s.module === 'os' && n.name === 'environ') v = ENVIRON
+      else if (s.module === 'os' && n.name === 'getenv') v = this.attribute(new PyModule('os'), 'getenv', s as unknown as Expr)
+      else if (STDLIB_MODULES.has(s.module)) v = moduleAttribute(new PyModule(s.module), n.name)
       else v = new PyRef(n.name, s.module)
       this.set(n.asname ?? n.name, v)
     }
@@ -249,8 +476,11 @@ class Interpreter {
 
   private set(name: string, v: PyValue): void {
     const scope = this.scopes[this.scopes.length - 1]
-    if (scope) scope.set(name, v)
-    else this.result.vars.set(name, v)
+    if (scope && !this.globalNames.get(scope)?.has(name)) scope.set(name, v)
+    else {
+      this.result.vars.set(name, v)
+      this.result.positions.set(name, { line: this.current.line, column: this.current.column })
+    }
   }
 
   private lookup(name: string, at: { line: number; column: number }): PyValue {
@@ -324,10 +554,12 @@ class Interpreter {
   // ---- expressions ------------------------------------------------------------------------------------
 
   eval(e: Expr): PyValue {
+    this.budget.step()
     try {
       return this.evalInner(e)
     } catch (err) {
       if (err instanceof PyError && !err.at) throw new PyError(err.message, { line: e.line, column: e.column })
+      if (err instanceof BudgetExceeded && err.line === undefined) Object.assign(err, { file: this.file, line: e.line, column: e.column })
       throw err
     }
   }
@@ -399,6 +631,8 @@ class Interpreter {
       }
       case 'ifexp':
         return truthy(this.eval(e.test)) ? this.eval(e.body) : this.eval(e.orelse)
+      case 'lambda':
+        return this.makeFunction('<lambda>', e.params, e.body)
       case 'unsupported':
         this.fail(`${e.what} are outside the supported config subset`, e)
     }
@@ -431,7 +665,10 @@ class Interpreter {
       const loop = (gens: Comprehension[]): void => {
         if (!gens.length) {
           if (e.type === 'dict') dict.set(this.eval(e.elt), this.eval(e.value as Expr))
-          else out.push(this.eval(e.elt))
+          else {
+            if (out.length >= this.budget.limits.maxItems) this.budget.items(out.length + 1)
+            out.push(this.eval(e.elt))
+          }
           return
         }
         const [g, ...rest] = gens
@@ -450,6 +687,12 @@ class Interpreter {
   }
 
   private attribute(obj: PyValue, name: string, at: Expr): PyValue {
+    if (obj === ENVIRON) {
+      if (name === 'get') return new PyBuiltin('get', (a, _kw, site) => this.environ(a[0], a[1] ?? null, site))
+      this.fail(`AttributeError: os.environ.${name} is outside the supported config subset (the environment is not read)`, at)
+    }
+    if (obj instanceof PyModule && obj.name === 'os' && name === 'environ') return ENVIRON
+    if (obj instanceof PyModule && obj.name === 'os' && name === 'getenv') return new PyBuiltin('getenv', (a, _kw, site) => this.environ(a[0], a[1] ?? null, site))
     if (obj instanceof PyModule) return moduleAttribute(obj, name)
     if (obj instanceof PyRef) return new PyRef(name, `${obj.module}.${obj.name}`)
     const m = method(obj, name)
@@ -486,10 +729,16 @@ class Interpreter {
       return obj instanceof PyTuple ? new PyTuple(picked) : new PyList(picked)
     }
     const key = this.eval(index)
+    if (obj === ENVIRON) {
+      this.environ(key, null, at)
+      this.fail(`KeyError: ${pyRepr(key)} (the environment is not read; use os.environ.get(name, default))`, at)
+    }
     if (obj instanceof PyDict) {
       if (!obj.has(key)) this.fail(`KeyError: ${pyRepr(key)}`, at)
       return obj.get(key) as PyValue
     }
+    // Type subscripts (list[str], Dict[str, int]) only annotate; they stand for the type itself.
+    if ((obj instanceof PyBuiltin && !(obj instanceof PyFunction)) || obj instanceof PyRef) return obj
     if (obj instanceof PyList || obj instanceof PyTuple) return obj.items[this.index(obj.items.length, key, at)]
     if (typeof obj === 'string') {
       const cps = [...obj]
@@ -539,10 +788,8 @@ class Interpreter {
           break
         case '*':
           if (bothNum) return x * y
-          if (typeof a === 'string' && typeof b === 'number') return a.repeat(Math.max(0, b))
-          if (typeof b === 'string' && typeof a === 'number') return b.repeat(Math.max(0, a))
-          if (a instanceof PyList && typeof b === 'number') return new PyList(Array.from({ length: Math.max(0, b) }, () => a.items).flat())
-          if (b instanceof PyList && typeof a === 'number') return new PyList(Array.from({ length: Math.max(0, a) }, () => b.items).flat())
+          if ((typeof a === 'string' || a instanceof PyList || a instanceof PyTuple) && (typeof b === 'number' || typeof b === 'boolean')) return this.repeat(a, Number(b))
+          if ((typeof b === 'string' || b instanceof PyList || b instanceof PyTuple) && (typeof a === 'number' || typeof a === 'boolean')) return this.repeat(b, Number(a))
           break
         case '/':
           if (bothNum) {
@@ -592,6 +839,19 @@ class Interpreter {
       throw err
     }
     this.fail(`TypeError: unsupported operand type(s) for ${op}: '${typeName(a)}' and '${typeName(b)}'`, at)
+  }
+
+  /** seq * n, checked against the budget before anything is allocated. */
+  private repeat(seq: string | PyList | PyTuple, n: number): PyValue {
+    const times = Math.max(0, Math.trunc(n))
+    if (typeof seq === 'string') {
+      this.budget.string(seq.length * times)
+      return seq.repeat(times)
+    }
+    this.budget.items(seq.items.length * times)
+    const out: PyValue[] = []
+    for (let i = 0; i < times; i++) for (const x of seq.items) out.push(x)
+    return seq instanceof PyList ? new PyList(out) : new PyTuple(out)
   }
 
   private compare(op: string, a: PyValue, b: PyValue, at: Expr): boolean {

@@ -1,6 +1,7 @@
 // Python string formatting used by configs: format specs (f'{x:>8}', '{:.2f}'), str.format with positional,
 // numbered and named fields, and printf-style '%s' % x. Common cases only; the rest raise a PyError.
 
+import { currentBudget } from './python-budget'
 import { PyDict, PyError, PyList, PyTuple, pyRepr, pyStr, type PyValue } from './python-values'
 
 const SPEC = /^(?:(.)?([<>=^]))?([+\- ])?(#)?(0)?(\d+)?([,_])?(?:\.(\d+))?([bcdeEfFgGnosxX%])?$/s
@@ -13,6 +14,7 @@ export function formatSpec(v: PyValue, spec: string): string {
   const [, fillRaw, alignRaw, sign, , zero, widthRaw, group, precRaw, type] = m
   const width = widthRaw ? Number(widthRaw) : 0
   const prec = precRaw !== undefined ? Number(precRaw) : undefined
+  currentBudget().string(Math.max(width, prec ?? 0))
   let body: string
   const isNum = typeof v === 'number' || typeof v === 'boolean'
   if (!isNum) {
@@ -153,6 +155,7 @@ export function percentFormat(template: string, values: PyValue): string {
     else if (type === 'd' || type === 'i') body = String(Math.trunc(Number(v)))
     else body = formatSpec(v, `${prec !== undefined ? `.${prec}` : ''}${type}`)
     const w = width ? Number(width) : 0
+    currentBudget().string(w)
     return flags.includes('-') ? body.padEnd(w) : body.padStart(w, flags.includes('0') && type !== 's' ? '0' : ' ')
   })
   if (!(values instanceof PyDict) && k < args.length) throw new PyError('not all arguments converted during string formatting')

@@ -1,8 +1,10 @@
-// Recursive-descent parser for the Python config subset: imports, `with` blocks, assignments, for/if, del,
-// and expressions up to comprehensions and f-strings. Anything else (def, class, lambda, while, try, …) is a
-// ParseError naming the construct and its position. Internally throws; `parseModule` returns data.
+// Recursive-descent parser for the Python config subset: imports, `with` blocks, assignments, for/while/if,
+// del, function definitions (def, lambda, return), break/continue, raise, and expressions up to comprehensions
+// and f-strings. Anything else (class, try, decorators, …) is a ParseError naming the construct and its
+// position. Nesting is bounded (MAX_NESTING) so a hostile file fails with a position instead of overflowing the
+// stack. Internally throws; `parseModule` returns data.
 
-import type { Arg, Comprehension, DictEntry, Expr, FormattedValue, ImportName, Pos, Stmt } from './python-ast'
+import type { Arg, Comprehension, DictEntry, Expr, FormattedValue, ImportName, Param, Pos, Stmt } from './python-ast'
 import { decodeStringToken, tokenize, unescape, type Token } from './python-lexer'
 
 export interface ParseError {
@@ -21,14 +23,12 @@ class Fail extends Error {
   }
 }
 
+/** CPython's parser gives up near 200 nested parentheses; blocks and expressions deeper than this are refused. */
+export const MAX_NESTING = 200
+
 const UNSUPPORTED_STATEMENTS: Record<string, string> = {
-  def: 'function definitions (def)',
   class: 'class definitions',
-  while: 'while loops',
   try: 'try statements',
-  return: 'return statements',
-  raise: 'raise statements',
-  global: 'global statements',
   nonlocal: 'nonlocal statements',
   async: 'async code',
   match: 'match statements',
@@ -65,6 +65,7 @@ function parseExpression(src: string, origin: Pos): Expr {
 
 class Parser {
   private i = 0
+  private depth = 0
 
   constructor(private readonly toks: Token[]) {}
 
@@ -137,7 +138,20 @@ class Parser {
     return body
   }
 
+  private nested<T>(f: () => T): T {
+    if (++this.depth > MAX_NESTING) this.fail(`nested more than ${MAX_NESTING} levels deep`)
+    try {
+      return f()
+    } finally {
+      this.depth--
+    }
+  }
+
   private block(): Stmt[] {
+    return this.nested(() => this.blockInner())
+  }
+
+  private blockInner(): Stmt[] {
     this.expectOp(':')
     if (this.tok.kind !== 'NEWLINE') return this.simpleStatements()
     this.i++
@@ -172,7 +186,9 @@ class Parser {
       }
       if (t.text === 'with') return [this.withStmt()]
       if (t.text === 'for') return [this.forStmt()]
+      if (t.text === 'while') return [this.whileStmt()]
       if (t.text === 'if') return [this.ifStmt()]
+      if (t.text === 'def') return [this.defStmt()]
     }
     if (this.isOp('@')) this.fail('decorators are outside the supported config subset')
     return this.simpleStatements()
@@ -219,7 +235,28 @@ class Parser {
         }
         case 'break':
         case 'continue':
-          this.fail(`'${t.text}' is outside the supported config subset`)
+          this.i++
+          return { kind: t.text, ...at }
+        case 'return': {
+          this.i++
+          const value = this.endsStatement() ? undefined : this.testListStarExpr()
+          return { kind: 'return', value, ...at }
+        }
+        case 'raise': {
+          this.i++
+          const exc = this.endsStatement() ? undefined : this.test()
+          if (exc && this.isName('from')) {
+            this.i++
+            this.test()
+          }
+          return { kind: 'raise', exc, ...at }
+        }
+        case 'global': {
+          this.i++
+          const names = [this.expectName().text]
+          while (this.eatOp(',')) names.push(this.expectName().text)
+          return { kind: 'global', names, ...at }
+        }
       }
       if (t.text in UNSUPPORTED_STATEMENTS) this.fail(`${UNSUPPORTED_STATEMENTS[t.text]} are outside the supported config subset`)
     }
@@ -241,7 +278,14 @@ class Parser {
       this.checkTarget(first)
       return { kind: 'augassign', target: first, op, value: this.testListStarExpr(), ...at }
     }
-    if (this.isOp(':')) this.fail('annotated assignments are outside the supported config subset')
+    if (this.isOp(':')) {
+      // `name: Type = value`: the annotation is parsed and ignored, as Python ignores it at run time.
+      this.i++
+      this.test()
+      this.checkTarget(first)
+      if (!this.eatOp('=')) return { kind: 'pass', ...at }
+      return { kind: 'assign', targets: [first], value: this.testListStarExpr(), ...at }
+    }
     return { kind: 'expr', value: first, ...at }
   }
 
@@ -297,13 +341,82 @@ class Parser {
     return { kind: 'from', module, level, names, ...at }
   }
 
+  private endsStatement(): boolean {
+    const t = this.tok
+    return t.kind === 'NEWLINE' || t.kind === 'END' || t.kind === 'DEDENT' || this.isOp(';')
+  }
+
   private withStmt(): Stmt {
     const at = this.pos()
     this.i++
-    const items = [this.test()]
-    if (this.isName('as')) this.fail("'with … as' is outside the supported config subset")
-    while (this.eatOp(',')) items.push(this.test())
-    return { kind: 'with', items, body: this.block(), ...at }
+    const items: Expr[] = []
+    const targets: (Expr | undefined)[] = []
+    do {
+      items.push(this.test())
+      if (this.isName('as')) {
+        this.i++
+        const target = this.orExpr()
+        this.checkTarget(target)
+        targets.push(target)
+      } else targets.push(undefined)
+    } while (this.eatOp(','))
+    return { kind: 'with', items, targets, body: this.block(), ...at }
+  }
+
+  private whileStmt(): Stmt {
+    const at = this.pos()
+    this.i++
+    const test = this.namedTest()
+    const body = this.block()
+    let orelse: Stmt[] = []
+    if (this.isName('else')) {
+      this.i++
+      orelse = this.block()
+    }
+    return { kind: 'while', test, body, orelse, ...at }
+  }
+
+  private defStmt(): Stmt {
+    const at = this.pos()
+    this.i++
+    const name = this.expectName().text
+    this.expectOp('(')
+    const params = this.params(')', true)
+    this.expectOp(')')
+    // A return annotation is parsed and ignored, as Python ignores annotations at run time.
+    if (this.eatOp('->')) this.test()
+    return { kind: 'def', name, params, body: this.block(), ...at }
+  }
+
+  /** Parameters up to `end` (')' for def, ':' for lambda); annotations only where `annotated`. */
+  private params(end: string, annotated: boolean): Param[] {
+    const params: Param[] = []
+    let kwonly = false
+    while (!this.isOp(end)) {
+      if (this.eatOp('/')) {
+        if (!this.eatOp(',')) break
+        continue
+      }
+      let kind: Param['kind'] = kwonly ? 'kwonly' : 'pos'
+      if (this.eatOp('**')) kind = 'dstar'
+      else if (this.eatOp('*')) {
+        kwonly = true
+        if (this.isOp(',')) {
+          this.i++
+          continue
+        }
+        kind = 'star'
+      }
+      const t = this.expectName()
+      if (params.some((p) => p.name === t.text)) this.fail(`duplicate argument '${t.text}' in function definition`, t)
+      if (annotated && this.eatOp(':')) this.test()
+      const param: Param = { name: t.text, kind }
+      if (this.eatOp('=')) param.default = this.test()
+      else if ((kind === 'pos') && params.some((p) => p.kind === 'pos' && p.default)) this.fail('non-default argument follows default argument', t)
+      params.push(param)
+      if (!this.eatOp(',')) break
+    }
+    return params
   }
 
   private forStmt(): Stmt {
@@ -384,6 +497,10 @@ class Parser {
   }
 
   private test(): Expr {
+    return this.nested(() => this.testInner())
+  }
+
+  private testInner(): Expr {
     if (this.isName('lambda')) return this.lambda()
     const body = this.orTest()
     if (this.isName('if') ) {
@@ -397,17 +514,12 @@ class Parser {
     return body
   }
 
-  /** Parsed only so the rest of the file survives; evaluating it reports that lambdas are unsupported. */
   private lambda(): Expr {
     const at = this.pos()
     this.i++
-    while (!this.isOp(':')) {
-      if (this.tok.kind === 'END' || this.tok.kind === 'NEWLINE') this.fail("expected ':' after lambda parameters")
-      this.i++
-    }
-    this.i++
-    this.test()
-    return { kind: 'unsupported', what: 'lambda expressions', ...at }
+    const params = this.params(':', false)
+    this.expectOp(':')
+    return { kind: 'lambda', params, body: this.test(), ...at }
   }
 
   private orTest(): Expr {

@@ -67,7 +67,22 @@ export class PyBuiltin {
   ) {}
 }
 
-export type PyValue = null | boolean | number | string | PyList | PyTuple | PySet | PyDict | PyRef | PyModule | PyBuiltin
+/** A function defined in a config (`def` or `lambda`): called like a builtin, runs in its defining module. */
+export class PyFunction extends PyBuiltin {}
+
+/** A text file a config opened (`with open(path) as f`), read whole through the host's root rules. */
+export class PyFile {
+  constructor(
+    readonly name: string,
+    readonly text: string
+  ) {}
+  /** Lines as Python's file iteration yields them: each keeps its '\n'. */
+  lines(): string[] {
+    return this.text.match(/[^\n]*\n|[^\n]+$/g) ?? []
+  }
+}
+
+export type PyValue = null | boolean | number | string | PyList | PyTuple | PySet | PyDict | PyRef | PyModule | PyBuiltin | PyFile
 
 /** A Python error raised while evaluating; the evaluator turns it into a positioned diagnostic. */
 export class PyError extends Error {
@@ -99,7 +114,9 @@ export function typeName(v: PyValue): string {
   if (v instanceof PySet) return 'set'
   if (v instanceof PyDict) return 'dict'
   if (v instanceof PyModule) return 'module'
+  if (v instanceof PyFunction) return 'function'
   if (v instanceof PyBuiltin) return 'builtin_function_or_method'
+  if (v instanceof PyFile) return '_io.TextIOWrapper'
   return 'type'
 }
 
@@ -110,32 +127,55 @@ export function truthy(v: PyValue): boolean {
   return true
 }
 
-export function pyEquals(a: PyValue, b: PyValue): boolean {
+/** Containers nested deeper than this (only a value that contains itself gets there) are an error, as in CPython. */
+const MAX_VALUE_DEPTH = 1000
+
+function tooDeep(): PyError {
+  return new PyError('RecursionError: the value contains itself (or is nested more than 1000 levels deep)')
+}
+
+export function pyEquals(a: PyValue, b: PyValue, depth = 0): boolean {
+  if (depth > MAX_VALUE_DEPTH) throw tooDeep()
   if ((typeof a === 'number' || typeof a === 'boolean') && (typeof b === 'number' || typeof b === 'boolean')) return Number(a) === Number(b)
   if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return a === b
-  const seq = (x: PyValue[], y: PyValue[]): boolean => x.length === y.length && x.every((v, i) => pyEquals(v, y[i]))
+  if (a === b) return true
+  const eq = (x: PyValue, y: PyValue): boolean => pyEquals(x, y, depth + 1)
+  const seq = (x: PyValue[], y: PyValue[]): boolean => x.length === y.length && x.every((v, i) => eq(v, y[i]))
   if (a instanceof PyList && b instanceof PyList) return seq(a.items, b.items)
   if (a instanceof PyTuple && b instanceof PyTuple) return seq(a.items, b.items)
-  if (a instanceof PySet && b instanceof PySet) return a.items.length === b.items.length && a.items.every((x) => b.items.some((y) => pyEquals(x, y)))
+  if (a instanceof PySet && b instanceof PySet) return a.items.length === b.items.length && a.items.every((x) => b.items.some((y) => eq(x, y)))
   if (a instanceof PyDict && b instanceof PyDict) {
-    return a.size === b.size && a.entries().every(([k, v]) => b.has(k) && pyEquals(v, b.get(k) as PyValue))
+    return a.size === b.size && a.entries().every(([k, v]) => b.has(k) && eq(v, b.get(k) as PyValue))
   }
   if (a instanceof PyRef && b instanceof PyRef) return a.name === b.name && a.module === b.module
   return a === b
 }
 
-export function pyRepr(v: PyValue): string {
+/** repr() as CPython prints it, including `[...]` / `{...}` where a container contains itself. */
+export function pyRepr(v: PyValue, active: Set<PyValue> = new Set()): string {
   if (v === null) return NONE_REPR
   if (typeof v === 'boolean') return boolRepr(v)
   // The evaluator keeps no float marker (1.0 evaluates to 1), so an integral number prints as an int.
   if (typeof v === 'number') return numberRepr(v)
   if (typeof v === 'string') return strRepr(v)
-  if (v instanceof PyList) return listRepr(v.items.map(pyRepr))
-  if (v instanceof PyTuple) return tupleRepr(v.items.map(pyRepr))
-  if (v instanceof PySet) return setRepr(v.items.map(pyRepr))
-  if (v instanceof PyDict) return dictRepr(v.entries().map(([k, x]) => [pyRepr(k), pyRepr(x)] as const))
+  if (v instanceof PyList || v instanceof PyTuple || v instanceof PySet || v instanceof PyDict) {
+    if (active.has(v)) return v instanceof PyDict ? '{...}' : v instanceof PyList ? '[...]' : '(...)'
+    if (active.size > MAX_VALUE_DEPTH) throw tooDeep()
+    active.add(v)
+    try {
+      const r = (x: PyValue): string => pyRepr(x, active)
+      if (v instanceof PyList) return listRepr(v.items.map(r))
+      if (v instanceof PyTuple) return tupleRepr(v.items.map(r))
+      if (v instanceof PySet) return setRepr(v.items.map(r))
+      return dictRepr(v.entries().map(([k, x]) => [r(k), r(x)] as const))
+    } finally {
+      active.delete(v)
+    }
+  }
   if (v instanceof PyModule) return `<module '${v.name}'>`
+  if (v instanceof PyFunction) return `<function ${v.name}>`
   if (v instanceof PyBuiltin) return `<built-in function ${v.name}>`
+  if (v instanceof PyFile) return `<_io.TextIOWrapper name=${strRepr(v.name)} mode='r' encoding='UTF-8'>`
   return `<class '${v.module ? `${v.module}.` : ''}${v.name}'>`
 }
 
@@ -149,20 +189,27 @@ export type Json = null | boolean | number | string | Json[] | { [k: string]: Js
  * The JSON-like form the engine takes: tuples and sets become arrays, imported classes and functions become
  * their name, and a dict with any non-str key becomes {"__label_dict__": [[k, v], …]}.
  */
-export function toJson(v: PyValue): Json {
+export function toJson(v: PyValue, active: Set<PyValue> = new Set()): Json {
   if (v === null || typeof v === 'boolean' || typeof v === 'number' || typeof v === 'string') return v
-  if (v instanceof PyList || v instanceof PyTuple || v instanceof PySet) return v.items.map(toJson)
-  if (v instanceof PyDict) {
-    const entries = v.entries()
-    if (entries.every(([k]) => typeof k === 'string')) {
-      const out: { [k: string]: Json } = {}
-      for (const [k, x] of entries) out[k as string] = toJson(x)
-      return out
+  if (v instanceof PyList || v instanceof PyTuple || v instanceof PySet || v instanceof PyDict) {
+    // JSON has no cycles: a container holding itself (x = []; x.append(x)) cannot become configuration.
+    if (active.has(v)) throw new PyError(`ValueError: Circular reference detected (a ${typeName(v)} contains itself)`)
+    if (active.size > MAX_VALUE_DEPTH) throw tooDeep()
+    active.add(v)
+    try {
+      const j = (x: PyValue): Json => toJson(x, active)
+      if (!(v instanceof PyDict)) return v.items.map(j)
+      const entries = v.entries()
+      if (entries.every(([k]) => typeof k === 'string')) {
+        const out: { [k: string]: Json } = {}
+        for (const [k, x] of entries) out[k as string] = j(x)
+        return out
+      }
+      return { __label_dict__: entries.map(([k, x]) => [j(k), j(x)]) }
+    } finally {
+      active.delete(v)
     }
-    return { __label_dict__: entries.map(([k, x]) => [toJson(k), toJson(x)]) }
   }
-  if (v instanceof PyRef) return v.name
-  if (v instanceof PyModule) return v.name
   return v.name
 }
 
@@ -181,14 +228,25 @@ export function fromJson(j: unknown): PyValue {
   return d
 }
 
-export function deepCopy(v: PyValue): PyValue {
-  if (v instanceof PyList) return new PyList(v.items.map(deepCopy))
-  if (v instanceof PyTuple) return new PyTuple(v.items.map(deepCopy))
-  if (v instanceof PySet) return new PySet(v.items.map(deepCopy))
+/** copy.deepcopy: shared and self-referencing containers are copied once, as its memo does. */
+export function deepCopy(v: PyValue, memo: Map<PyValue, PyValue> = new Map()): PyValue {
+  if (!(v instanceof PyList || v instanceof PyTuple || v instanceof PySet || v instanceof PyDict)) return v
+  const seen = memo.get(v)
+  if (seen) return seen
+  if (memo.size > 10_000_000) throw tooDeep()
+  if (v instanceof PyTuple) {
+    const t = new PyTuple(v.items.map((x) => deepCopy(x, memo)))
+    memo.set(v, t)
+    return t
+  }
   if (v instanceof PyDict) {
     const d = new PyDict()
-    for (const [k, x] of v.entries()) d.set(k, deepCopy(x))
+    memo.set(v, d)
+    for (const [k, x] of v.entries()) d.set(k, deepCopy(x, memo))
     return d
   }
-  return v
+  const out = v instanceof PyList ? new PyList([]) : new PySet([])
+  memo.set(v, out)
+  for (const x of v.items) out.items.push(deepCopy(x, memo))
+  return out
 }

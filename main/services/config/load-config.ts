@@ -3,14 +3,62 @@
 // ('.x', '..datasets.gsm8k.gsm8k_gen') from the importing file's folder, absolute ones
 // ('opencompass.configs.datasets…', 'ais_bench.benchmark.configs…', 'configs.datasets…') from an enclosing
 // `configs/` root or package root found by walking up from the file.
+//
+// `open(path)` in a config (CHARM reads its few-shot examples that way) reads a text file under the same rule
+// as a dataset's media: after realpath it must lie inside a root — here the folder of a config module of this
+// import tree (the opened file and every file it imported) or one of `configRoots`. Python resolves a relative
+// path against the working directory; we resolve it against the config's own folder, and say so.
 
-import { existsSync, readFileSync, statSync } from 'node:fs'
-import { dirname, join, resolve as resolvePath, sep } from 'node:path'
-import { configFormatOf, importConfig, type ConfigResolver, type ImportedConfig } from '../../../shared/config/import'
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs'
+import { dirname, isAbsolute, join, relative, resolve as resolvePath, sep } from 'node:path'
+import { configFormatOf, importConfig, type ConfigResolver, type ConfigTextReader, type ImportedConfig } from '../../../shared/config/import'
+import type { EvalLimits } from '../../../shared/config/python-budget'
+import { checkRequestedPath } from '../media/roots'
 
 export interface LoadConfigOptions {
   /** Extra folders to try absolute imports against (e.g. a user's OpenCompass checkout `configs/`). */
   configRoots?: string[]
+  /** Evaluator limits (tests lower them). */
+  limits?: Partial<EvalLimits>
+}
+
+/** The largest file a config may open: few-shot example files are a few kB; 16 MB is the string limit. */
+const MAX_CONFIG_READ = 16 * 1024 * 1024
+
+function inside(root: string, candidate: string): boolean {
+  const rel = relative(root, candidate)
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))
+}
+
+/** Reads files a config opens, inside the folders of the config modules loaded so far (and configRoots). */
+export function makeTextReader(roots: () => string[]): ConfigTextReader {
+  return (requested, fromFile) => {
+    const syn = checkRequestedPath(requested)
+    if (!syn.ok) return { error: syn.reason }
+    const wanted = isAbsolute(syn.path) ? syn.path : resolvePath(dirname(fromFile), syn.path)
+    let real: string
+    try {
+      real = realpathSync(wanted)
+    } catch {
+      return { error: `no such file: ${wanted}` }
+    }
+    const realRoots = roots().flatMap((r) => {
+      try {
+        return [realpathSync(r)]
+      } catch {
+        return []
+      }
+    })
+    if (!realRoots.some((r) => inside(r, real))) return { error: `refused: ${wanted} is outside the config's folders (${[...new Set(realRoots)].join(', ')})` }
+    try {
+      const st = statSync(real)
+      if (!st.isFile()) return { error: `not a file: ${wanted}` }
+      if (st.size > MAX_CONFIG_READ) return { error: `${wanted} is ${st.size} bytes; configs may read files up to ${MAX_CONFIG_READ} bytes` }
+      return { file: real, text: readFileSync(real, 'utf8') }
+    } catch (e) {
+      return { error: e instanceof Error ? e.message : String(e) }
+    }
+  }
 }
 
 /** Prefixes of absolute config module paths and the folder they start at, relative to a package root. */
@@ -72,7 +120,10 @@ export function makeFileResolver(options: LoadConfigOptions = {}): ConfigResolve
   }
 }
 
-/** Reads and imports a config file; I/O failures come back as diagnostics like any other error. */
+/**
+ * Reads and imports a config file on the calling thread; I/O failures come back as diagnostics like any other
+ * error. The app and the CLI use loadConfig (load-config-async.ts), which runs this in a worker.
+ */
 export function loadConfigFile(file: string, options: LoadConfigOptions = {}): ImportedConfig {
   const path = resolvePath(file)
   let text: string
@@ -80,7 +131,14 @@ export function loadConfigFile(file: string, options: LoadConfigOptions = {}): I
     text = readFileSync(path, 'utf8')
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e)
-    return { datasets: [], models: [], variables: {}, diagnostics: [{ file: path, line: 1, column: 1, message, severity: 'error' }] }
+    return { datasets: [], models: [], variables: {}, diagnostics: [{ file: path, line: 1, column: 1, message, severity: 'error' }], inputs: [] }
   }
-  return importConfig(text, { file: path, format: configFormatOf(path), resolve: makeFileResolver(options) })
+  const folders = new Set<string>([dirname(path), ...(options.configRoots ?? [])])
+  const resolveFile = makeFileResolver(options)
+  const resolve: ConfigResolver = (modulePath, fromFile) => {
+    const found = resolveFile(modulePath, fromFile)
+    if (found) folders.add(dirname(found.file))
+    return found
+  }
+  return importConfig(text, { file: path, format: configFormatOf(path), resolve, readText: makeTextReader(() => [...folders]), limits: options.limits })
 }

@@ -13,7 +13,7 @@ import {
   type ModelProfile,
   type ProfileError
 } from '../../../shared/models/profile'
-import { loadConfigFile } from '../config/load-config'
+import { loadConfig } from '../config/load-config-async'
 import { importProfileFromModelFolder, type ImportWarning } from './import-model-folder'
 import { loadProfileLibrary } from './profile-library'
 
@@ -208,7 +208,7 @@ export async function profileFromOpenCompassModel(
 
 /** The config importer (main/services/config): reads Python/YAML configs without executing them. */
 const defaultLoadConfig: OpenCompassConfigLoader = async (path) => {
-  const c = loadConfigFile(path)
+  const c = await loadConfig(path)
   const err = c.diagnostics.find((d) => d.severity === 'error')
   if (err) return { ok: false, error: { message: `${err.file}:${err.line}:${err.column}: ${err.message}` } }
   return { ok: true, value: c.variables as Record<string, unknown> }

@@ -7,6 +7,7 @@ import { validateRows } from '../datasets/validate-rows'
 import { validateJsonlRange } from '../datasets/validate-jsonl'
 import { validateParquetFile } from '../datasets/parquet-source'
 import { encodePayload } from '../media/encode'
+import { loadConfigTask } from '../config/config-task'
 
 export const TASKS = {
   'jsonl-scan': scanJsonlRange,
@@ -16,7 +17,8 @@ export const TASKS = {
   'validate-jsonl': validateJsonlRange,
   'parquet-validate': validateParquetFile,
   // Export: one media asset read, re-encoded (sharp) and base64-encoded off the main thread.
-  'encode-media': (input: Parameters<typeof encodePayload>[0]) => encodePayload(input)
+  'encode-media': (input: Parameters<typeof encodePayload>[0]) => encodePayload(input),
+  'config-load': loadConfigTask
 } as const
 
 export type TaskName = keyof typeof TASKS

@@ -4,7 +4,7 @@ import { readFile, stat } from 'node:fs/promises'
 import { extname } from 'node:path'
 import type { Problem } from '../../../shared/api/types'
 import type { ModelProfile } from '../../../shared/models'
-import { loadConfigFile } from '../config/load-config'
+import { loadConfig } from '../config/load-config-async'
 import { importProfileFromModelFolder } from '../models/import-model-folder'
 import { importProfileFromOpenCompassConfig } from '../models/import-opencompass-config'
 import { loadProfileFile, loadProfileLibrary } from '../models/profile-library'
@@ -42,7 +42,7 @@ async function loadOne(ref: string, library: () => Promise<ModelProfile[]>): Pro
 async function fromOpenCompass(ref: string): Promise<{ profiles: ModelProfile[]; problems: Problem[] }> {
   const r = await importProfileFromOpenCompassConfig(ref, {
     loadConfig: async (path) => {
-      const c = loadConfigFile(path)
+      const c = await loadConfig(path)
       const err = c.diagnostics.find((d) => d.severity !== 'warning')
       if (err) return { ok: false, error: { message: `${err.file}:${err.line}:${err.column}: ${err.message}` } }
       return { ok: true, value: c.variables as Record<string, unknown> }

@@ -26,7 +26,8 @@ import type { MediaInfo, MediaPeaks, MediaResult, MediaSource } from '../../../s
 import { isEngineError, preparePipeline, toPlainJson, type EngineError, type Prepared, type Row } from '../../../shared/engine'
 import type { Host } from '../../api/host'
 import { appVersion, demoProjectDir } from '../app-paths'
-import { loadConfigFile } from '../config/load-config'
+import { loadConfig } from '../config/load-config-async'
+import { configInputProblems } from '../config/config-inputs'
 import { openDataset, type DatasetHandle } from '../datasets'
 import type { CurationDb } from '../store/curation-db'
 import { openProjectStore } from '../store/project-store'
@@ -305,10 +306,11 @@ export class Workspace {
     let variants: Variant[] = []
     if (spec.configFile) {
       const text = await readFile(spec.configFile, 'utf8')
-      const cfg = loadConfigFile(spec.configFile)
+      const cfg = await loadConfig(spec.configFile)
       for (const d of cfg.diagnostics) {
         problems.push({ code: 'config', message: d.message, severity: d.severity, at: { file: d.file, line: d.line, column: d.column } })
       }
+      problems.push(...configInputProblems(cfg.inputs))
       if (cfg.diagnostics.some((d) => d.severity === 'error') && cfg.datasets.length === 0) {
         const d = cfg.diagnostics.find((x) => x.severity === 'error')!
         throw new Error(`${d.file}:${d.line}:${d.column}: ${d.message}`)

@@ -93,7 +93,7 @@ describe('loadConfigFile', () => {
     const file = join(FIX, 'bad/unsupported.py')
     const r = loadConfigFile(file)
     expect(r.diagnostics).toEqual([
-      { file, line: 5, column: 1, message: 'function definitions (def) are outside the supported config subset', severity: 'error' }
+      { file, line: 5, column: 1, message: 'class definitions are outside the supported config subset', severity: 'error' }
     ])
   })
 
@@ -102,7 +102,7 @@ describe('loadConfigFile', () => {
     const r = loadConfigFile(file)
     expect(r.diagnostics.map((d) => [d.line, d.column, d.message])).toEqual([
       [4, 24, "NameError: name 'missing_name' is not defined"],
-      [5, 25, 'lambda expressions are outside the supported config subset']
+      [5, 39, "calling 'PromptTemplate' (imported from opencompass.openicl.icl_prompt_template) is outside the supported config subset; configs pass classes as type=PromptTemplate"]
     ])
     expect(r.variables.last).toEqual(['question', 'answer'])
   })
@@ -118,5 +118,38 @@ describe('loadConfigFile', () => {
     expect(r.diagnostics).toEqual([
       { file, line: 4, column: 5, message: `cannot find config module '.does_not_exist' imported from ${file}`, severity: 'error' }
     ])
+  })
+})
+
+describe('loadConfigFile: files and environment a config reads', () => {
+  it('reads few-shot files next to the config (CHARM style) and says what it read', () => {
+    const dir = join(OC, 'datasets/charm_like')
+    const r = loadConfigFile(join(dir, 'charm_like_gen.py'))
+    expect(r.diagnostics).toEqual([])
+    expect(r.datasets.map((d) => d.abbr)).toEqual(['charm-reason-Arithmetic_ZH-CoT', 'charm-reason-Riddles_ZH-CoT'])
+    const prompt = (r.datasets[0].infer_cfg.prompt_template as { template: { round: { prompt: string }[] } }).template.round[0].prompt
+    expect(prompt).toBe('请按照给定的例子回答问题。\nQ: 1+1?\nA: 2\n\n\nQ：{input}\nA：让我们一步一步来思考。')
+    expect(r.inputs.map((i) => (i.kind === 'file' ? [i.file, i.bytes, i.from.line] : null))).toEqual([
+      [join(dir, 'few-shot-examples/Arithmetic_ZH-CoT.txt'), 13, 17],
+      [join(dir, 'few-shot-examples/Riddles_ZH-CoT.txt'), 14, 17]
+    ])
+  })
+
+  it('refuses a file outside the folders of the config tree, at the open', () => {
+    const r = loadConfigFile(join(OC, 'datasets/charm_like/charm_like_escape.py'))
+    expect(r.diagnostics).toEqual([
+      expect.objectContaining({ line: 1, column: 10, severity: 'error', message: expect.stringMatching(/^FileNotFoundError: open\('.*etc\/hostname'\): (refused|Relative path climbs)/) })
+    ])
+    expect(r.inputs).toEqual([])
+  })
+
+  it('evaluates helper functions, raise guards and os.environ.get defaults (ruler style)', () => {
+    const r = loadConfigFile(join(OC, 'datasets/ruler_like/ruler_like_gen.py'))
+    expect(r.diagnostics).toEqual([])
+    expect(r.datasets.map((d) => [d.abbr, d.raw.max_seq_length, d.raw.tokenizer_model])).toEqual([
+      ['ruler_niah_4k', 4096, 'gpt-4'],
+      ['ruler_niah_8k', 8192, 'gpt-4']
+    ])
+    expect(r.inputs).toEqual([expect.objectContaining({ kind: 'environ', name: 'TOKENIZER_MODEL', used: 'gpt-4' })])
   })
 })
