@@ -357,11 +357,18 @@ export interface RowSort {
 }
 
 export interface CurationChange {
-  /** What was done, for the undo/redo notice ("accepted 120 rows"). */
+  /** What was done, naming the rows, for the notice ("accepted row 9", "rejected 120 rows (3, 5, 9, …)"). */
   label: string
   count: number
+  /** The first rows (indices) the change touched. */
+  rows?: number[]
   canUndo: boolean
   canRedo: boolean
+  /** What undo / redo would do next ("accepted row 9"), null when there is nothing. */
+  undoLabel?: string | null
+  redoLabel?: string | null
+  /** Another PromptLoom had changed this project's curation meanwhile: both are kept (merged per field). */
+  merged?: boolean
   /** The undo/redo step that was applied; absent for a new action. */
   step?: 'undo' | 'redo'
 }

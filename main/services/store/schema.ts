@@ -36,6 +36,19 @@ export const MIGRATIONS: readonly string[] = [
      mtime_ms REAL NOT NULL,
      hash TEXT NOT NULL,
      PRIMARY KEY (split, file)
+   ) WITHOUT ROWID;`,
+  // 3: rows identified by a stable key (row identity), changes written per field and undone per session, so two
+  // instances on one project merge instead of overwriting each other. A record whose row is no longer in the
+  // dataset is kept with a negative idx (never applied, never lost).
+  `ALTER TABLE curation ADD COLUMN rowkey TEXT; -- JSON of the row's id value, when the dataset has an id column
+   ALTER TABLE curation ADD COLUMN hash TEXT;   -- the row's content hash when the record was last written
+   ALTER TABLE history ADD COLUMN aspect TEXT;  -- JSON: the part of each record the step changed (null: whole records)
+   ALTER TABLE history ADD COLUMN session TEXT; -- the instance that made the step (each undoes its own)
+   CREATE TABLE sessions (
+     id TEXT PRIMARY KEY,
+     pid INTEGER NOT NULL,
+     host TEXT NOT NULL,
+     opened_at TEXT NOT NULL
    ) WITHOUT ROWID;`
 ]
 

@@ -19,12 +19,24 @@ export interface CurationStore {
   readonly version: number
 }
 
+/**
+ * The part of a record an action changes. A store writes only that part (a status, one tag, one edited field), so
+ * two instances working on one project merge their changes instead of overwriting each other's whole records.
+ */
+export type CurationAspect =
+  | { kind: 'status' }
+  | { kind: 'note' }
+  | { kind: 'tag'; tag: string }
+  | { kind: 'edit'; field: string }
+
 /** One undoable action: the rows it touched with their records before and after (undefined = no record). */
 export interface CurationStep {
   label: string
   indices: Uint32Array
   before: (RowCuration | undefined)[]
   after: (RowCuration | undefined)[]
+  /** What the step changed; absent (steps saved by older versions): whole records. */
+  aspect?: CurationAspect
 }
 
 /**
@@ -42,6 +54,17 @@ export interface CurationLog {
   canRedo(): boolean
   /** Forgets the history (not the records). */
   clear(): void
+  /** The label of the step undo (or redo) would apply next, so the UI can say what it will do. */
+  peekUndo(): string | null
+  peekRedo(): string | null
+  /**
+   * Stores shared with other writers (another app instance on the same project): true when the last call found
+   * changes others committed since this log last looked, or (`peek`) when there are such changes now. The state
+   * then reloads every record from `load()`, so memory holds both writers' changes.
+   */
+  takeExternal?(): boolean
+  changedByOthers?(): boolean
+  load?(): Map<number, RowCuration>
 }
 
 export const MAX_HISTORY = 200
@@ -51,9 +74,19 @@ function isEmpty(r: RowCuration): boolean {
   return r.status === 'unreviewed' && !r.note && !r.tags?.length && !(r.edits && Object.keys(r.edits).length)
 }
 
-function rows(n: number): string {
-  return n === 1 ? '1 row' : `${n.toLocaleString('en-US')} rows`
+const NAMED_ROWS = 5
+
+/** Rows as a toast names them: "row 9", "rows 3, 5 and 9", "1,204 rows (3, 5, 9, …)". Numbers are row indices. */
+export function rowsText(idx: ArrayLike<number>): string {
+  const n = idx.length
+  if (n === 1) return `row ${idx[0]}`
+  const first = Array.from({ length: Math.min(n, NAMED_ROWS) }, (_, k) => idx[k])
+  if (n <= NAMED_ROWS) return `rows ${first.slice(0, -1).join(', ')} and ${first.at(-1)}`
+  return `${n.toLocaleString('en-US')} rows (${first.slice(0, 3).join(', ')}, …)`
 }
+
+/** The first rows an action touched, for the UI to point at. */
+const CHANGE_ROWS = 20
 
 /** The history kept in memory only (tests, or when no project store could be opened). */
 export class MemoryLog implements CurationLog {
@@ -90,15 +123,43 @@ export class MemoryLog implements CurationLog {
     this.undoStack = []
     this.redoStack = []
   }
+
+  peekUndo() {
+    return this.undoStack.at(-1)?.label ?? null
+  }
+
+  peekRedo() {
+    return this.redoStack.at(-1)?.label ?? null
+  }
 }
 
 export class CurationState implements CurationStore {
   version = 0
+  /** Whether the last change found (and merged) another writer's changes. */
+  private lastMerged = false
 
   constructor(
     private readonly log: CurationLog = new MemoryLog(),
-    private readonly records = new Map<number, RowCuration>()
+    private records = new Map<number, RowCuration>()
   ) {}
+
+  /**
+   * Picks up what another writer committed to a shared store since this state last looked. Returns true when the
+   * records were reloaded (lists and renders should be read again).
+   */
+  refresh(): boolean {
+    if (!this.log.changedByOthers?.() || !this.log.load) return false
+    this.records = this.log.load()
+    this.version++
+    return true
+  }
+
+  /** After a write: reload when the store found another writer's changes (memory alone would miss them). */
+  private merged(): boolean {
+    if (!this.log.takeExternal?.() || !this.log.load) return false
+    this.records = this.log.load()
+    return true
+  }
 
   get(index: number): CurationStatus {
     return this.records.get(index)?.status ?? 'unreviewed'
@@ -145,24 +206,30 @@ export class CurationState implements CurationStore {
       after.push(rec)
       memo?.set(old, rec)
     }
-    const step: CurationStep = { label: labelOf(effective, idx.length), indices: idx, before, after }
+    const step: CurationStep = {
+      label: labelOf(effective, idx),
+      indices: idx,
+      before,
+      after,
+      aspect: aspectOf(effective)
+    }
     this.log.push(step)
     this.putAll(step.indices, after)
-    return this.change(step.label, idx.length)
+    return this.change(step)
   }
 
   undo(): CurationChange | null {
     const step = this.log.undo()
     if (!step) return null
     this.putAll(step.indices, step.before)
-    return { ...this.change(step.label, step.indices.length), step: 'undo' }
+    return { ...this.change(step), step: 'undo' }
   }
 
   redo(): CurationChange | null {
     const step = this.log.redo()
     if (!step) return null
     this.putAll(step.indices, step.after)
-    return { ...this.change(step.label, step.indices.length), step: 'redo' }
+    return { ...this.change(step), step: 'redo' }
   }
 
   edited(index: number, row: Record<string, unknown>): Record<string, unknown> {
@@ -194,16 +261,38 @@ export class CurationState implements CurationStore {
   }
 
   private putAll(indices: Uint32Array, recs: (RowCuration | undefined)[]) {
+    this.version++
+    this.lastMerged = this.merged()
+    if (this.lastMerged) return
     for (let k = 0; k < indices.length; k++) {
       const r = recs[k]
       if (r) this.records.set(indices[k], r)
       else this.records.delete(indices[k])
     }
-    this.version++
   }
 
-  private change(label: string, count: number): CurationChange {
-    return { label, count, canUndo: this.log.canUndo(), canRedo: this.log.canRedo() }
+  private change(step: CurationStep): CurationChange {
+    const out: CurationChange = {
+      label: step.label,
+      count: step.indices.length,
+      rows: Array.from(step.indices.subarray(0, CHANGE_ROWS)),
+      canUndo: this.log.canUndo(),
+      canRedo: this.log.canRedo(),
+      undoLabel: this.log.peekUndo(),
+      redoLabel: this.log.peekRedo()
+    }
+    if (this.lastMerged) out.merged = true
+    return out
+  }
+
+  /** What undo and redo would do now, for the UI's buttons. */
+  history(): Pick<CurationChange, 'canUndo' | 'canRedo' | 'undoLabel' | 'redoLabel'> {
+    return {
+      canUndo: this.log.canUndo(),
+      canRedo: this.log.canRedo(),
+      undoLabel: this.log.peekUndo(),
+      redoLabel: this.log.peekRedo()
+    }
   }
 }
 
@@ -250,17 +339,31 @@ function sameValue(a: unknown, b: unknown): boolean {
   return a === b || JSON.stringify(a) === JSON.stringify(b)
 }
 
-function labelOf(op: CurationOp, n: number): string {
+function aspectOf(op: CurationOp): CurationAspect {
   switch (op.kind) {
     case 'status':
-      return `${STATUS_VERB[op.status]} ${rows(n)}`
     case 'note':
-      return op.note.trim() ? `noted ${rows(n)}` : `cleared the note of ${rows(n)}`
+      return { kind: op.kind }
     case 'tag':
-      return `${op.action === 'add' ? 'tagged' : 'untagged'} ${rows(n)} “${op.tag}”`
+      return { kind: 'tag', tag: op.tag }
     case 'edit':
-      return `edited ${op.field} in ${rows(n)}`
     case 'revert':
-      return `reverted ${op.field} in ${rows(n)}`
+      return { kind: 'edit', field: op.field }
+  }
+}
+
+function labelOf(op: CurationOp, idx: Uint32Array): string {
+  const rows = rowsText(idx)
+  switch (op.kind) {
+    case 'status':
+      return `${STATUS_VERB[op.status]} ${rows}`
+    case 'note':
+      return op.note.trim() ? `noted ${rows}` : `cleared the note of ${rows}`
+    case 'tag':
+      return `${op.action === 'add' ? 'tagged' : 'untagged'} ${rows} “${op.tag}”`
+    case 'edit':
+      return `edited ${op.field} in ${rows}`
+    case 'revert':
+      return `reverted ${op.field} in ${rows}`
   }
 }

@@ -13,6 +13,8 @@ export interface ProjectSpec {
   modelFiles: string[]
   /** Names of built-in library profiles to use when the project names none. */
   libraryModels: string[]
+  /** The column that identifies a row (project.json "idColumn"); otherwise detected (see store/row-identity.ts). */
+  idColumn?: string
 }
 
 const CONFIG_EXT = new Set(['.py', '.yaml', '.yml'])
@@ -62,7 +64,9 @@ async function readManifest(file: string): Promise<ProjectSpec> {
   const dataset = str('dataset')
   if (!dataset) throw new ProjectOpenError(`${file}: field "dataset" is required`)
   const config = str('config')
+  const idColumn = str('idColumn')
   return {
+    ...(idColumn ? { idColumn } : {}),
     name: str('name') ?? basename(root),
     root,
     dataset: resolve(root, dataset),

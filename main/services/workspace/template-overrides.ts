@@ -3,11 +3,12 @@
 // user's edits over them, previews of unsaved edits, and diagnostics placed at their line and column. Edits are
 // saved beside the project in .promptloom/overrides.json; the config file and the profiles are never written.
 import { mkdir, readFile } from 'node:fs/promises'
-import { join, resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import type { ModelRender, Problem, RowRender, TemplateApplyResult, TemplateDiagnostic, TemplateDoc, TemplateEdit, TemplateTarget } from '../../../shared/api/types'
 import { compileChatTemplate } from '../../../shared/formats/hf'
 import { parseProfile, selectChatTemplate, type ModelProfile } from '../../../shared/models'
 import { writeFileAtomic } from '../fs/atomic-write'
+import { OVERRIDES_FILE, datasetStoreDir } from '../store/store-location'
 import type { ModelContext } from './render-row'
 import { lineColumnAt, locatePath, parseJsonWithPositions, splitPath, type JsonNode } from './template-json'
 import { placeJinjaError } from './template-jinja'
@@ -24,7 +25,8 @@ const FORMAT_FIELD: Partial<Record<ModelProfile['format'], 'meta_template' | 'fa
 }
 const SAVED_VERSION = 1
 
-export const overridesFile = (root: string): string => join(root, '.promptloom', 'overrides.json')
+/** Template edits are the curated dataset's, like its curation: saved in its own store folder. */
+export const overridesFile = (root: string, dataset: string): string => join(datasetStoreDir(root, dataset), OVERRIDES_FILE)
 
 interface SavedOverrides {
   version: number
@@ -222,7 +224,8 @@ export class ProjectTemplates {
   private readonly texts = new Map<string, string>()
 
   constructor(
-    readonly root: string,
+    /** The overrides file (see overridesFile). */
+    readonly file: string,
     private readonly variants: Variant[],
     private readonly models: ModelContext[],
     /** Called when a variant's config changes, so cached pipelines for it are dropped. */
@@ -230,10 +233,6 @@ export class ProjectTemplates {
   ) {
     for (const v of variants) this.originalInfer.set(v.id, structuredClone(v.infer_cfg))
     for (const m of models) this.originalProfiles.set(m.profile.id, structuredClone(m.profile))
-  }
-
-  get file(): string {
-    return overridesFile(this.root)
   }
 
   private variantOf(id: string): Variant {
@@ -414,7 +413,7 @@ export class ProjectTemplates {
       else out.models[id] = { text }
     }
     try {
-      await mkdir(join(this.root, '.promptloom'), { recursive: true })
+      await mkdir(dirname(this.file), { recursive: true })
       await writeFileAtomic(this.file, JSON.stringify(out, null, 2) + '\n')
       return { savedTo: this.file }
     } catch (e) {

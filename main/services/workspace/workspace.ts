@@ -30,7 +30,7 @@ import { loadConfig } from '../config/load-config-async'
 import { configInputProblems } from '../config/config-inputs'
 import { openDataset, type DatasetHandle } from '../datasets'
 import type { CurationDb } from '../store/curation-db'
-import { openProjectStore } from '../store/project-store'
+import { migrateLegacyStore, openProjectStore } from '../store/project-store'
 import { storeCandidates } from '../store/store-location'
 import { CurationState } from './curation'
 import { exportLines, writeExport, type ExportOptions } from './export'
@@ -45,7 +45,7 @@ import { compileRowQuery } from './row-query'
 import { compileRowFilter, filterIsEmpty, filterReadsCuration, inputColumnsOf, rowFacts, scanRows, sortKeyOf } from './row-filter'
 import { Tasks } from './tasks'
 import type { LintSource } from '../lint/lint-run'
-import { ProjectTemplates } from './template-overrides'
+import { ProjectTemplates, overridesFile } from './template-overrides'
 import { defaultVariant, variantsFromConfig, type Variant } from './variants'
 import { needsWholeSplit, variantMode } from './infer-mode'
 
@@ -277,6 +277,8 @@ export class Workspace {
       dataset: p.dataset.path,
       split: p.testSplit,
       files: split?.files.length ? split.files : [p.dataset.path],
+      rows: { total: this.splitSize(p, p.testSplit), readRows: (start, count) => p.dataset.readRows(p.testSplit, start, count) },
+      idColumn: p.spec.idColumn,
       readRow: async (i) => (await p.dataset.readRow(p.testSplit, i))?.value
     })
     this.store = s.curation
@@ -346,8 +348,10 @@ export class Workspace {
     const fromDataset = datasetProblems(dataset)
     problems.push(...fromDataset)
 
+    // A folder store from an older version becomes this dataset's own store (with its template edits) first.
+    if (this.persistent) problems.push(...migrateLegacyStore({ root: spec.root, dataset: spec.dataset, files: dataset.splits.flatMap((s) => s.files) }))
     const prepared = new Map<string, Promise<Prepared | EngineError>>()
-    const templates = new ProjectTemplates(spec.root, variants, loaded.models, (id) => prepared.delete(id))
+    const templates = new ProjectTemplates(overridesFile(spec.root, spec.dataset), variants, loaded.models, (id) => prepared.delete(id))
     problems.push(...(await templates.load()))
 
     const summary: ProjectSummary = {
@@ -383,6 +387,8 @@ export class Workspace {
 
   async rowsPage(q: RowsQuery): Promise<RowPage> {
     const p = this.need()
+    // Another PromptLoom on the same store may have written since: its changes show on the next read.
+    this.curation.refresh()
     const inputs = this.inputColumns(p, q.variantId)
     const item = (index: number, value: Record<string, unknown>) => this.listItem(p, index, this.curation.edited(index, value), inputs, q.columns)
     if (!this.needsScan(q)) {

@@ -3,6 +3,7 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { datasetStoreDir } from '../../../main/services/store/store-location'
 import type { Workspace } from '../../../main/services/workspace/workspace'
 import { demoCopy, openPersistent, tmpDir } from './helpers'
 
@@ -33,9 +34,10 @@ async function curate(ws: Workspace) {
 }
 
 describe('project store', () => {
-  it('keeps its file in the project folder', async () => {
+  it("keeps its file in the project folder, in the dataset's own store folder", async () => {
     await session()
-    expect(existsSync(join(dir, '.promptloom', 'project.sqlite'))).toBe(true)
+    expect(existsSync(join(datasetStoreDir(dir, join(dir, 'data')), 'project.sqlite'))).toBe(true)
+    expect(existsSync(join(dir, '.promptloom', 'project.sqlite'))).toBe(false)
   })
 
   it('brings statuses, notes, tags and edits back after the workspace is closed and reopened', async () => {
@@ -80,11 +82,11 @@ describe('project store', () => {
     expect(b.curation.record(0)?.edits).toBeUndefined()
     expect(b.curation.tags()).toEqual([])
     const redo = b.redoCuration()
-    expect(redo).toMatchObject({ label: 'tagged 2 rows “hard”', step: 'redo', canUndo: true, canRedo: true })
+    expect(redo).toMatchObject({ label: 'tagged rows 2 and 3 “hard”', step: 'redo', canUndo: true, canRedo: true })
     b.close()
     const c = await session()
     expect(c.curation.tags()).toEqual(['hard'])
-    expect(c.redoCuration()).toMatchObject({ label: 'edited question in 1 row', canRedo: false })
+    expect(c.redoCuration()).toMatchObject({ label: 'edited question in row 0', canRedo: false })
     expect(c.curation.record(0)?.edits?.question?.value).toBe('Which shape is BLUE?')
     // Undo all the way down, across one more reopen.
     c.close()
@@ -103,6 +105,6 @@ describe('project store', () => {
     a.close()
     const b = await session()
     expect(b.redoCuration()).toBeNull()
-    expect(b.undoCuration()?.label).toBe('flagged 1 row')
+    expect(b.undoCuration()?.label).toBe('flagged row 5')
   })
 })

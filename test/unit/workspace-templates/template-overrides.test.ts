@@ -124,10 +124,10 @@ describe('apply, revert and saving', () => {
     const config = readFileSync(join(dir, CONFIG), 'utf8')
     const text = editedPrompt('The following are multiple-choice questions', 'APPLIED PREAMBLE')
     const res = await ws.templateApply({ variantId: V }, text)
-    expect(res).toMatchObject({ applied: true, savedTo: overridesFile(dir) })
+    expect(res).toMatchObject({ applied: true, savedTo: overridesFile(dir, join(dir, 'data')) })
     expect(res.doc).toMatchObject({ overridden: true, text })
     expect((await ws.renderRow({ index: 3, variantId: V, modelIds: [CHATML] })).models[0].text).toContain('APPLIED PREAMBLE')
-    const saved = JSON.parse(readFileSync(overridesFile(dir), 'utf8'))
+    const saved = JSON.parse(readFileSync(overridesFile(dir, join(dir, 'data')), 'utf8'))
     expect(saved.variants[V].text).toBe(text)
     expect(readFileSync(join(dir, CONFIG), 'utf8')).toBe(config)
   })
@@ -136,7 +136,7 @@ describe('apply, revert and saving', () => {
     const res = await ws.templateApply({ variantId: V }, '{ "prompt_template": ')
     expect(res.applied).toBe(false)
     expect(res.diagnostics[0]).toMatchObject({ line: 1, severity: 'error' })
-    expect(existsSync(overridesFile(dir))).toBe(false)
+    expect(existsSync(overridesFile(dir, join(dir, 'data')))).toBe(false)
   })
 
   it('revert restores the config template and drops the saved edit', async () => {
@@ -145,7 +145,7 @@ describe('apply, revert and saving', () => {
     const res = await ws.templateRevert({ variantId: V })
     expect(res.doc.overridden).toBe(false)
     expect((await ws.renderRow({ index: 0, variantId: V, modelIds: [CHATML] })).models[0].text).toBe(before)
-    expect(JSON.parse(readFileSync(overridesFile(dir), 'utf8')).variants).toEqual({})
+    expect(JSON.parse(readFileSync(overridesFile(dir, join(dir, 'data')), 'utf8')).variants).toEqual({})
   })
 
   it('a reopened project uses the saved edits of variants and models', async () => {
@@ -161,7 +161,7 @@ describe('apply, revert and saving', () => {
   })
 
   it('a saved edit that no longer reads is reported when the project opens, and left out', async () => {
-    const file = overridesFile(dir)
+    const file = overridesFile(dir, join(dir, 'data'))
     await ws.templateApply({ variantId: V }, editedPrompt('The following are', 'X'))
     writeFileSync(file, JSON.stringify({ version: 1, variants: { [V]: { text: '{ broken' } }, models: {} }))
     const summary = await new Workspace(host, { curation: 'memory' }).open(dir)

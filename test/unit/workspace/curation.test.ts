@@ -8,7 +8,7 @@ describe('CurationState', () => {
     c.apply([3], { kind: 'status', status: 'accepted' })
     expect(c.get(3)).toBe('accepted')
     const u = c.undo()
-    expect(u).toMatchObject({ step: 'undo', label: 'accepted 1 row', canUndo: false, canRedo: true })
+    expect(u).toMatchObject({ step: 'undo', label: 'accepted row 3', canUndo: false, canRedo: true })
     expect(c.get(3)).toBe('unreviewed')
   })
 
@@ -27,7 +27,7 @@ describe('CurationState', () => {
     const c = new CurationState()
     c.apply([0], { kind: 'status', status: 'rejected' })
     const idx = Array.from({ length: 10_000 }, (_, i) => i)
-    expect(c.apply(idx, { kind: 'status', status: 'accepted' }).label).toBe('accepted 10,000 rows')
+    expect(c.apply(idx, { kind: 'status', status: 'accepted' }).label).toBe('accepted 10,000 rows (0, 1, 2, …)')
     expect(c.counts().accepted).toBe(10_000)
     c.undo()
     expect(c.counts()).toEqual({ unreviewed: 0, accepted: 0, rejected: 1, flagged: 0 })
