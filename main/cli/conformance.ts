@@ -2,12 +2,7 @@
 import { createReadStream, existsSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { createInterface } from 'node:readline'
-import {
-  conformanceRunners,
-  runConformanceCase,
-  type ConformanceHost,
-  type ConformanceRunner
-} from '../../shared/conformance'
+import { conformanceRunners, runConformanceCase, type ConformanceHost, type ConformanceRunner } from '../../shared/conformance'
 import { parsePyJson } from '../../shared/engine'
 import { runLoaderCase } from '../services/loaders/conformance-case'
 import { UsageError } from './args'
@@ -26,10 +21,7 @@ import type { CliIo } from './io'
 /** Chat templates live beside the cases: <cases>/../../chat-templates/templates/<name>.jinja (the shared layout). */
 function hostFor(casesFile: string): ConformanceHost {
   const cache = new Map<string, string | undefined>()
-  const dirs = [
-    join(dirname(casesFile), '..', '..', 'chat-templates', 'templates'),
-    join(dirname(casesFile), '..', 'chat-templates', 'templates')
-  ]
+  const dirs = [join(dirname(casesFile), '..', '..', 'chat-templates', 'templates'), join(dirname(casesFile), '..', 'chat-templates', 'templates')]
   return {
     loadChatTemplate(name) {
       if (!cache.has(name)) {

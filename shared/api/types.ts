@@ -170,10 +170,7 @@ export interface HarnessTrace {
   /** The wrapper's `generate` fails after the prompt is built (AISBench's generation_kwargs pops). */
   postPromptError?: string
   /** Where upstream stops; stage `parse` aborts the whole task before any model call. */
-  error?: {
-    message: string
-    stage: 'parse' | 'drop_middle' | 'convert_chat_messages' | 'apply_chat_template' | 'fastchat_template' | 'ppl'
-  }
+  error?: { message: string; stage: 'parse' | 'drop_middle' | 'convert_chat_messages' | 'apply_chat_template' | 'fastchat_template' | 'ppl' }
   stopWords: string[]
   /** The `fastchat_template` name when FastChat replaces the chat template. */
   fastchat?: string
@@ -403,9 +400,7 @@ export interface MediaInfo {
 }
 
 /** A media call's answer: the value, or why not (refused outside the opened roots, missing, unsupported, corrupt). */
-export type MediaResult<T> =
-  | { ok: true; value: T }
-  | { ok: false; code: 'refused' | 'missing' | 'unsupported' | 'corrupt' | 'invalid'; message: string }
+export type MediaResult<T> = { ok: true; value: T } | { ok: false; code: 'refused' | 'missing' | 'unsupported' | 'corrupt' | 'invalid'; message: string }
 
 /** Waveform peaks: n buckets, each the loudest sample in it, 0..1. */
 export interface MediaPeaks {

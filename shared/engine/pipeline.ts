@@ -24,20 +24,7 @@ import {
   rawItem,
   type BuiltTemplate
 } from './template'
-import type {
-  EngineWarning,
-  Family,
-  Mode,
-  ParserKind,
-  PItem,
-  PipelineInput,
-  Prompt,
-  PromptList,
-  RenderedItem,
-  RenderedPrompt,
-  RenderedRow,
-  Row
-} from './types'
+import type { EngineWarning, Family, Mode, ParserKind, PItem, PipelineInput, Prompt, PromptList, RenderedItem, RenderedPrompt, RenderedRow, Row } from './types'
 import { isPromptList } from './types'
 
 export interface Prepared {
@@ -83,16 +70,10 @@ function applyRange(rows: Row[], range: unknown, name: string): Row[] {
     const m = /^\s*\[\s*(-?\d+)?\s*:\s*(-?\d+)?\s*\]\s*$/.exec(range)
     if (!m) throw new PyRaise('SyntaxError', `unsupported ${name}: ${range}`, 'dataset', { path: `reader_cfg.${name}` })
     const n = rows.length
-    const norm = (v: string | undefined, d: number) =>
-      v === undefined ? d : Number(v) < 0 ? Math.max(0, n + Number(v)) : Math.min(n, Number(v))
+    const norm = (v: string | undefined, d: number) => (v === undefined ? d : Number(v) < 0 ? Math.max(0, n + Number(v)) : Math.min(n, Number(v)))
     return rows.slice(norm(m[1], 0), norm(m[2], n))
   }
-  throw new PyRaise(
-    'NotImplementedError',
-    `${name} given as a number shuffles with Python's random.Random; not supported`,
-    'dataset',
-    { path: `reader_cfg.${name}` }
-  )
+  throw new PyRaise('NotImplementedError', `${name} given as a number shuffles with Python's random.Random; not supported`, 'dataset', { path: `reader_cfg.${name}` })
 }
 
 function retrieverDefaults(type: string, family: Family): [string, string] {
@@ -111,8 +92,7 @@ export function preparePipeline(input: PipelineInput): Prepared | EngineError {
   const warnings: EngineWarning[] = []
   try {
     const rc = input.reader_cfg ?? {}
-    const inputColumns =
-      typeof rc.input_columns === 'string' ? rc.input_columns.split(/\s+/).filter(Boolean) : (rc.input_columns ?? [])
+    const inputColumns = typeof rc.input_columns === 'string' ? rc.input_columns.split(/\s+/).filter(Boolean) : (rc.input_columns ?? [])
     const outputColumn = pyTruthy(rc.output_column) ? (rc.output_column as string) : null
     const train = applyRange(input.train ?? [], rc.train_range, 'train_range')
     const test = applyRange(input.test ?? [], rc.test_range, 'test_range')
@@ -127,11 +107,7 @@ export function preparePipeline(input: PipelineInput): Prepared | EngineError {
     const iceSeparator = rcfg.type === 'ZeroRetriever' && family === 'opencompass' ? '' : (rcfg.ice_separator ?? defSep)
     const iceEos = rcfg.ice_eos_token ?? defEos
     const inf = cfg.inferencer ?? { type: 'GenInferencer' }
-    const inferencer = {
-      type: String(inf.type),
-      genToken: inf.gen_field_replace_token ?? '',
-      inferMode: inf.infer_mode
-    }
+    const inferencer = { type: String(inf.type), genToken: inf.gen_field_replace_token ?? '', inferMode: inf.infer_mode }
     const retrieverCfg: Record<string, any> = { ...rcfg }
     if (family === 'aisbench') {
       // AISBench passes the templates to the retriever constructor (tasks/openicl_infer.py).
@@ -139,14 +115,7 @@ export function preparePipeline(input: PipelineInput): Prepared | EngineError {
       retrieverCfg.prompt_template = cfg.prompt_template ?? null
     }
     const r = retrieveIndices(retrieverCfg, { train, test, inputColumns, outputColumn, family })
-    if (!r.ok)
-      return {
-        code: r.error.code,
-        message: r.error.message,
-        stage: r.error.stage,
-        at: { path: 'retriever' },
-        upstream: r.error.message.split(':')[0]
-      }
+    if (!r.ok) return { code: r.error.code, message: r.error.message, stage: r.error.stage, at: { path: 'retriever' }, upstream: r.error.message.split(':')[0] }
     const p: Prepared = {
       input,
       family,
@@ -169,10 +138,7 @@ export function preparePipeline(input: PipelineInput): Prepared | EngineError {
       iceCache: new Map(),
       fieldSources: new Map(),
       srcOf: (key) => fieldSrc(p, key),
-      mask:
-        outputColumn === null
-          ? undefined
-          : { key: outputColumn, value: inferencer.genToken, src: { kind: 'field', field: outputColumn, masked: true } }
+      mask: outputColumn === null ? undefined : { key: outputColumn, value: inferencer.genToken, src: { kind: 'field', field: outputColumn, masked: true } }
     }
     if (input.mode === 'ppl') p.labels = getLabels(p, inf.labels)
     return p
@@ -186,25 +152,17 @@ function getLabels(p: Prepared, explicit: unknown): unknown[] {
   if (Array.isArray(explicit)) return explicit
   const pt = p.promptTemplate
   const it = p.iceTemplate
-  if (pt && typeof pt.template === 'object' && pt.kind !== 'RawPromptTemplate')
-    return dictKeys(pt.template as Record<string, unknown>)
-  if (it && it.iceToken !== null && typeof it.template === 'object' && it.kind !== 'RawPromptTemplate')
-    return dictKeys(it.template as Record<string, unknown>)
+  if (pt && typeof pt.template === 'object' && pt.kind !== 'RawPromptTemplate') return dictKeys(pt.template as Record<string, unknown>)
+  if (it && it.iceToken !== null && typeof it.template === 'object' && it.kind !== 'RawPromptTemplate') return dictKeys(it.template as Record<string, unknown>)
   const col = p.outputColumn
-  if (col === null || (p.test.length > 0 && !(col in p.test[0])))
-    throw new PyRaise('KeyError', col === null ? 'None' : pyRepr(col), 'labels', { field: col ?? undefined })
+  if (col === null || (p.test.length > 0 && !(col in p.test[0]))) throw new PyRaise('KeyError', col === null ? 'None' : pyRepr(col), 'labels', { field: col ?? undefined })
   const column = p.test.map((row) => row[col])
   // Numbers and bools hash the same in every CPython process, so their set order is reproducible.
   const ordered = pySetOrder(column, pyKeyEq)
   if (ordered !== undefined) return ordered
   const seen: unknown[] = []
   for (const v of column) if (!seen.some((x) => pyKeyEq(x, v))) seen.push(v)
-  p.warnings.push({
-    code: 'labels-set-order',
-    message:
-      'Labels come from list(set(column)); Python orders str labels by a randomised hash, so upstream order varies between runs.',
-    at: { field: col }
-  })
+  p.warnings.push({ code: 'labels-set-order', message: 'Labels come from list(set(column)); Python orders str labels by a randomised hash, so upstream order varies between runs.', at: { field: col } })
   return seen
 }
 
@@ -256,8 +214,7 @@ function makeIce(p: Prepared, idxList: number[], stage: Stage, warnings: EngineW
   const t = p.iceTemplate
   if (!t) {
     if (idxList.length) {
-      const msg =
-        'You have not specified ice_template while retrieving examples from train set! Please either specify ice_template or use `ZeroRetriever`.'
+      const msg = 'You have not specified ice_template while retrieving examples from train set! Please either specify ice_template or use `ZeroRetriever`.'
       // AIS splits the f-string with a backslash line continuation, which keeps the next line's indentation.
       const aisMsg = msg.replace('examples from', `examples${' '.repeat(34)}from`)
       throw familyRaise(p.family, ['AssertionError', msg], ['AISBenchValueError', 'ICLR-PARAM-002', aisMsg], stage)
@@ -272,8 +229,7 @@ function makeIce(p: Prepared, idxList: number[], stage: Stage, warnings: EngineW
     if (!v) {
       const entry = pyIndex(p.train, idx, stage)
       const col = p.outputColumn
-      if (col === null || !(col in entry))
-        throw new PyRaise('KeyError', col === null ? 'None' : pyRepr(col), stage, { ice: k, field: col ?? undefined })
+      if (col === null || !(col in entry)) throw new PyRaise('KeyError', col === null ? 'None' : pyRepr(col), stage, { ice: k, field: col ?? undefined })
       const made: EngineWarning[] = []
       v = { prompt: generateIceItem(t!, entry, entry[col], k, made), warnings: made }
       p.iceCache.set(key, v)
@@ -295,8 +251,7 @@ function makeIce(p: Prepared, idxList: number[], stage: Stage, warnings: EngineW
   }
   const parts: SStr[] = []
   items.forEach((it, i) => {
-    if (isPromptList(it))
-      throw new PyRaise('TypeError', `sequence item ${i}: expected str instance, PromptList found`, stage)
+    if (isPromptList(it)) throw new PyRaise('TypeError', `sequence item ${i}: expected str instance, PromptList found`, stage)
     if (i > 0) parts.push(sep)
     parts.push(it)
   })
@@ -308,32 +263,15 @@ function makeIce(p: Prepared, idxList: number[], stage: Stage, warnings: EngineW
 function pickTemplate(p: Prepared): BuiltTemplate {
   const { iceTemplate: it, promptTemplate: pt, family } = p
   if (pt && it) {
-    if (pt.iceToken === null)
-      throw familyRaise(
-        family,
-        ['NotImplementedError', 'ice_token of prompt_template is not provided'],
-        ['AISBenchImplementationError', 'ICLR-IMPL-002', 'ice_token of prompt_template is not provided'],
-        'prompt'
-      )
+    if (pt.iceToken === null) throw familyRaise(family, ['NotImplementedError', 'ice_token of prompt_template is not provided'], ['AISBenchImplementationError', 'ICLR-IMPL-002', 'ice_token of prompt_template is not provided'], 'prompt')
     return pt
   }
   if (it) {
-    if (it.iceToken === null)
-      throw familyRaise(
-        family,
-        ['NotImplementedError', 'ice_token of ice_template is not provided'],
-        ['AISBenchImplementationError', 'ICLR-IMPL-002', 'ice_token of ice_template is not provided'],
-        'prompt'
-      )
+    if (it.iceToken === null) throw familyRaise(family, ['NotImplementedError', 'ice_token of ice_template is not provided'], ['AISBenchImplementationError', 'ICLR-IMPL-002', 'ice_token of ice_template is not provided'], 'prompt')
     return it
   }
   if (pt) return pt
-  throw familyRaise(
-    family,
-    ['NotImplementedError', 'Leaving prompt as empty is not supported'],
-    ['AISBenchImplementationError', 'ICLR-IMPL-003', 'Leaving prompt as empty is not supported'],
-    'prompt'
-  )
+  throw familyRaise(family, ['NotImplementedError', 'Leaving prompt as empty is not supported'], ['AISBenchImplementationError', 'ICLR-IMPL-003', 'Leaving prompt as empty is not supported'], 'prompt')
 }
 
 function genPrompt(p: Prepared, rowIdx: number, ice: Prompt, warnings: EngineWarning[]): Prompt {
@@ -359,12 +297,7 @@ function noteLostExamples(p: Prepared, t: BuiltTemplate, ice: Prompt, warnings: 
   if (t.iceToken === null || !promptText(ice)) return
   let lost = lostCache.get(t)
   if (lost === undefined) lostCache.set(t, (lost = templateLosesExamples(t)))
-  if (lost)
-    warnings.push({
-      code: 'ice-token-missing-examples-dropped',
-      message: `The template does not contain ${pyRepr(t.iceToken)} where examples can go; the in-context examples vanish.`,
-      at: { path: `${t.name}.template`, row }
-    })
+  if (lost) warnings.push({ code: 'ice-token-missing-examples-dropped', message: `The template does not contain ${pyRepr(t.iceToken)} where examples can go; the in-context examples vanish.`, at: { path: `${t.name}.template`, row } })
 }
 
 /** A dialogue template whose str values lack ice_token passes the constructor check, and its examples vanish. */
@@ -421,12 +354,7 @@ function metaSlot(parser: ParserKind, family: Family): number {
 
 /** buildMeta, once per object: a meta template that fails its checks is not kept, so it raises every time. */
 function cachedMeta(metaTemplate: unknown, parser: ParserKind, family: Family): MetaInfo | null {
-  if (
-    metaTemplate === null ||
-    typeof metaTemplate !== 'object' ||
-    (parser !== 'lm' && parser !== 'api') ||
-    (family !== 'opencompass' && family !== 'aisbench')
-  ) {
+  if (metaTemplate === null || typeof metaTemplate !== 'object' || (parser !== 'lm' && parser !== 'api') || (family !== 'opencompass' && family !== 'aisbench')) {
     return buildMeta(metaTemplate, parser, family)
   }
   let slots = META_CACHE.get(metaTemplate)
@@ -480,8 +408,7 @@ export interface SeqLimit {
 export function buildPromptList(p: Prepared, testIndex: number, limit?: SeqLimit): BuiltRow {
   const warnings: EngineWarning[] = []
   const maxSeqLen = limit ? limit.maxSeqLen : p.maxSeqLen
-  const measure = (prompt: Prompt, mode: Mode): number =>
-    limit ? limit.tokenLen(prompt, mode) : tokenLen(p, prompt, mode, testIndex)
+  const measure = (prompt: Prompt, mode: Mode): number => (limit ? limit.tokenLen(prompt, mode) : tokenLen(p, prompt, mode, testIndex))
   const items: BuiltItem[] = []
   let stage: Stage = 'prompt'
   try {
@@ -610,14 +537,7 @@ export function renderRow(p: Prepared, testIndex: number, opts?: RenderOptions):
   return row
 }
 
-function tryParse(
-  p: Prepared,
-  prompt: Prompt,
-  mode: Mode,
-  row: number,
-  plainList: boolean,
-  warnings: EngineWarning[]
-): Parsed | { error: EngineError } {
+function tryParse(p: Prepared, prompt: Prompt, mode: Mode, row: number, plainList: boolean, warnings: EngineWarning[]): Parsed | { error: EngineError } {
   try {
     return parseWith(prompt, p.meta, { parser: p.parser, mode, family: p.family, row, plainList }, warnings)
   } catch (e) {
@@ -626,28 +546,13 @@ function tryParse(
 }
 
 /** MultiTurnGenInferencer: one request per BOT turn (every / every_with_gt); `last` crashes upstream. */
-function renderTurns(
-  p: Prepared,
-  rowIdx: number,
-  prompt: PromptList,
-  item: RenderedItem,
-  warnings: EngineWarning[],
-  spans: boolean
-): void {
+function renderTurns(p: Prepared, rowIdx: number, prompt: PromptList, item: RenderedItem, warnings: EngineWarning[], spans: boolean): void {
   try {
     const turns = splitTurns(p, prompt, rowIdx, warnings)
     item.turns = []
     for (const { turn, prompt: request } of turns) {
-      const parsed = parseWith(
-        request,
-        p.meta,
-        { parser: p.parser, mode: 'gen', family: p.family, row: rowIdx },
-        warnings
-      )
-      const t: NonNullable<RenderedItem['turns']>[number] = {
-        turn_id: turn - 1,
-        modelInput: toModelInput(parsed, spans)
-      }
+      const parsed = parseWith(request, p.meta, { parser: p.parser, mode: 'gen', family: p.family, row: rowIdx }, warnings)
+      const t: NonNullable<RenderedItem['turns']>[number] = { turn_id: turn - 1, modelInput: toModelInput(parsed, spans) }
       if (p.parser === 'api') {
         try {
           t.messages = p.family === 'aisbench' ? aisMessages(parsedJson(parsed)) : openAiMessages(parsedJson(parsed))
@@ -668,11 +573,7 @@ export function iceModelInputs(p: Prepared): unknown[] | EngineError {
   for (let i = 0; i < p.test.length; i++) {
     try {
       const ice = generateIce(p, p.iceIdx[i] ?? [], 'ice', [])
-      out.push(
-        parsedJson(
-          parseWith(ice, p.meta, { parser: p.parser, mode: 'ppl', family: p.family, row: i, plainList: false }, [])
-        )
-      )
+      out.push(parsedJson(parseWith(ice, p.meta, { parser: p.parser, mode: 'ppl', family: p.family, row: i, plainList: false }, [])))
     } catch (e) {
       return toEngineError(e, 'parse', { row: i })
     }

@@ -3,13 +3,7 @@
 // Validation errors are data that name the offending field by its JSON path, never thrown exceptions.
 import { z } from 'zod'
 
-export const PROFILE_FORMATS = [
-  'opencompass-meta',
-  'hf-chat-template',
-  'fastchat',
-  'lazyllm',
-  'openai-messages'
-] as const
+export const PROFILE_FORMATS = ['opencompass-meta', 'hf-chat-template', 'fastchat', 'lazyllm', 'openai-messages'] as const
 export type ProfileFormat = (typeof PROFILE_FORMATS)[number]
 
 /** OpenCompass/AISBench meta template role (`dict(role='HUMAN', begin=..., end=..., generate=True, api_role=...)`). */
@@ -26,9 +20,7 @@ const metaRoleSchema = z
   .loose()
 
 // Strings between roles in a round are legal in OpenCompass (copied verbatim), so items are role dicts or strings.
-const roundItemSchema = z.union([z.string(), metaRoleSchema], {
-  error: 'a round item must be a string or a dict with a "role"'
-})
+const roundItemSchema = z.union([z.string(), metaRoleSchema], { error: 'a round item must be a string or a dict with a "role"' })
 const metaTemplateSchema = z
   .object({
     round: z.array(roundItemSchema, 'meta_template.round is required and must be a list'),
@@ -89,11 +81,7 @@ const provenanceSchema = z
   .strict()
 
 /** OpenCompass/AISBench model classes that wrap a chat template (the only ones calling apply_chat_template). */
-export const CHAT_WRAPPERS = [
-  'HuggingFacewithChatTemplate',
-  'VLLMwithChatTemplate',
-  'TurboMindModelwithChatTemplate'
-] as const
+export const CHAT_WRAPPERS = ['HuggingFacewithChatTemplate', 'VLLMwithChatTemplate', 'TurboMindModelwithChatTemplate'] as const
 export type ChatWrapper = (typeof CHAT_WRAPPERS)[number]
 export const HARNESS_NAMES = ['opencompass', 'aisbench'] as const
 export type HarnessName = (typeof HARNESS_NAMES)[number]
@@ -152,33 +140,14 @@ export const modelProfileSchema = z
       if (!ok) ctx.addIssue({ code: 'custom', path: [field], message })
     }
     if (p.format === 'hf-chat-template')
-      need(
-        'chat_template',
-        p.chat_template !== undefined || p.chat_template_file !== undefined,
-        'chat_template is required when format is hf-chat-template'
-      )
-    if (p.format === 'opencompass-meta')
-      need(
-        'meta_template',
-        p.meta_template !== undefined,
-        'meta_template is required when format is opencompass-meta (null for none)'
-      )
-    if (p.format === 'fastchat')
-      need(
-        'fastchat_template',
-        p.fastchat_template !== undefined,
-        'fastchat_template is required when format is fastchat'
-      )
+      need('chat_template', p.chat_template !== undefined || p.chat_template_file !== undefined, 'chat_template is required when format is hf-chat-template')
+    if (p.format === 'opencompass-meta') need('meta_template', p.meta_template !== undefined, 'meta_template is required when format is opencompass-meta (null for none)')
+    if (p.format === 'fastchat') need('fastchat_template', p.fastchat_template !== undefined, 'fastchat_template is required when format is fastchat')
     if (p.format === 'lazyllm') need('lazyllm', p.lazyllm !== undefined, 'lazyllm is required when format is lazyllm')
     const roles = new Set<string>()
     for (const r of [...(p.meta_template?.round ?? []), ...(p.meta_template?.reserved_roles ?? [])]) {
       if (typeof r === 'string') continue
-      if (roles.has(r.role))
-        ctx.addIssue({
-          code: 'custom',
-          path: ['meta_template', 'round'],
-          message: `role in meta prompt must be unique: ${r.role}`
-        })
+      if (roles.has(r.role)) ctx.addIssue({ code: 'custom', path: ['meta_template', 'round'], message: `role in meta prompt must be unique: ${r.role}` })
       roles.add(r.role)
     }
   })
@@ -217,8 +186,7 @@ export function parseProfile(json: unknown): ParseProfileResult {
 // zod's default messages do not say which field; prefix the path so a message read alone still names it.
 function issueMessage(i: z.core.$ZodIssue): string {
   const path = i.path.map(String).join('.')
-  if (i.code === 'unrecognized_keys')
-    return `${path ? path + ': ' : ''}unknown field(s) ${i.keys.map((k) => `"${k}"`).join(', ')}`
+  if (i.code === 'unrecognized_keys') return `${path ? path + ': ' : ''}unknown field(s) ${i.keys.map((k) => `"${k}"`).join(', ')}`
   if (i.code === 'invalid_type' && /received undefined$/.test(i.message)) return `${path || 'profile'} is required`
   if (!path || i.message.startsWith(path)) return i.message
   return `${path}: ${i.message}`
@@ -233,14 +201,9 @@ export function selectChatTemplate(
   if (typeof template === 'string') return { ok: true, source: template }
   if (opts.name !== undefined) {
     const s = template[opts.name]
-    return s === undefined
-      ? { ok: false, message: `chat_template has no template named "${opts.name}"` }
-      : { ok: true, source: s, name: opts.name }
+    return s === undefined ? { ok: false, message: `chat_template has no template named "${opts.name}"` } : { ok: true, source: s, name: opts.name }
   }
   if (opts.hasTools && template.tool_use !== undefined) return { ok: true, source: template.tool_use, name: 'tool_use' }
   if (template.default !== undefined) return { ok: true, source: template.default, name: 'default' }
-  return {
-    ok: false,
-    message: 'chat_template is a dict of named templates without a "default" one; choose one by name'
-  }
+  return { ok: false, message: 'chat_template is a dict of named templates without a "default" one; choose one by name' }
 }

@@ -6,21 +6,13 @@
 // as the profile's harness, so they render as that wrapper does (shared/models/harness.ts).
 import { readFile, stat } from 'node:fs/promises'
 import { dirname, extname, isAbsolute, join, resolve } from 'node:path'
-import {
-  CHAT_WRAPPERS,
-  parseProfile,
-  type ChatWrapper,
-  type ModelProfile,
-  type ProfileError
-} from '../../../shared/models/profile'
+import { CHAT_WRAPPERS, parseProfile, type ChatWrapper, type ModelProfile, type ProfileError } from '../../../shared/models/profile'
 import { loadConfig } from '../config/load-config-async'
 import { importProfileFromModelFolder, type ImportWarning } from './import-model-folder'
 import { loadProfileLibrary } from './profile-library'
 
 /** Evaluates a Python config file to its top-level variables (as plain JSON values). */
-export type OpenCompassConfigLoader = (
-  path: string
-) => Promise<{ ok: true; value: Record<string, unknown> } | { ok: false; error: { message: string } }>
+export type OpenCompassConfigLoader = (path: string) => Promise<{ ok: true; value: Record<string, unknown> } | { ok: false; error: { message: string } }>
 
 export type ConfigImportResult =
   | { ok: true; profiles: ModelProfile[]; warnings: ImportWarning[] }
@@ -30,10 +22,8 @@ export type ConfigImportResult =
 const OC_DEFAULT_MAX_SEQ_LEN = 2048
 const CHAT_TEMPLATE_CLASS = /withChatTemplate$/
 // API model classes use APITemplateParser; everything else (HuggingFace*, VLLM, TurboMind, …) the LM parser.
-const API_CLASS =
-  /API|OpenAI|GPT|Claude|Gemini|ZhiPu|BaiChuan|MiniMax|XunFei|ERNIE|SenseTime|MoonShot|Hunyuan|Doubao|^Qwen$/i
-const LM_CLASS =
-  /^(HuggingFace\w*|VLLM\w*|TurboMind\w*|Lmdeploy\w*|LightllmAPI|Llama2|LLaMA\w*|InternLM\w*|GLM\w*|Mixtral|ModelScope\w*)$/
+const API_CLASS = /API|OpenAI|GPT|Claude|Gemini|ZhiPu|BaiChuan|MiniMax|XunFei|ERNIE|SenseTime|MoonShot|Hunyuan|Doubao|^Qwen$/i
+const LM_CLASS = /^(HuggingFace\w*|VLLM\w*|TurboMind\w*|Lmdeploy\w*|LightllmAPI|Llama2|LLaMA\w*|InternLM\w*|GLM\w*|Mixtral|ModelScope\w*)$/
 
 function className(type: unknown): string {
   if (typeof type !== 'string') return ''
@@ -50,22 +40,17 @@ function slug(s: string): string {
   )
 }
 
-const isDir = async (p: string): Promise<boolean> =>
-  stat(p).then(
-    (s) => s.isDirectory(),
-    () => false
-  )
-const isFile = async (p: string): Promise<boolean> =>
-  stat(p).then(
-    (s) => s.isFile(),
-    () => false
-  )
+const isDir = async (p: string): Promise<boolean> => stat(p).then(
+  (s) => s.isDirectory(),
+  () => false
+)
+const isFile = async (p: string): Promise<boolean> => stat(p).then(
+  (s) => s.isFile(),
+  () => false
+)
 
 /** The harness a model class belongs to, when its module says so (an AISBench or OpenCompass import path). */
-function harnessName(
-  type: unknown,
-  family: 'opencompass' | 'aisbench' | undefined
-): 'opencompass' | 'aisbench' | undefined {
+function harnessName(type: unknown, family: 'opencompass' | 'aisbench' | undefined): 'opencompass' | 'aisbench' | undefined {
   const s = typeof type === 'string' ? type : ''
   if (/(^|[^\w])ais_bench\./.test(s)) return 'aisbench'
   if (/(^|[^\w])opencompass\./.test(s)) return 'opencompass'
@@ -88,33 +73,20 @@ function wrapperKwargs(model: Record<string, unknown>): Record<string, unknown> 
 async function builtInProfile(path: unknown, libraryDir?: string): Promise<ModelProfile | undefined> {
   if (typeof path !== 'string' || path === '') return undefined
   const lib = await loadProfileLibrary(libraryDir)
-  const want = path.toLowerCase()
-  const repo = want.replace(/\/+$/, '')
-  return (
-    lib.profiles.find((p) => p.id === want) ??
-    lib.profiles.find(
-      (p) =>
-        p.format === 'hf-chat-template' &&
-        [p.provenance?.key, p.provenance?.source?.replace('--', '/')].some(
-          (k) => typeof k === 'string' && k.toLowerCase() === repo
-        )
-    )
-  )
+  const want = path.toLowerCase().replace(/\/+$/, '')
+  const names = (p: ModelProfile) => [p.provenance?.key, p.provenance?.source?.replace('--', '/')]
+  return lib.profiles.find((p) => p.id === want) ?? lib.profiles.find((p) => p.format === 'hf-chat-template' && names(p).some((k) => typeof k === 'string' && k.toLowerCase() === want))
 }
 
 /** One model dict (`dict(type=..., abbr=..., meta_template=..., max_seq_len=...)`) as a profile. */
 export async function profileFromOpenCompassModel(
   model: Record<string, unknown>,
   opts: { baseDir: string; index?: number; family?: 'opencompass' | 'aisbench'; libraryDir?: string }
-): Promise<
-  | { ok: true; profile: ModelProfile; warnings: ImportWarning[] }
-  | { ok: false; errors: ProfileError[]; warnings: ImportWarning[] }
-> {
+): Promise<{ ok: true; profile: ModelProfile; warnings: ImportWarning[] } | { ok: false; errors: ProfileError[]; warnings: ImportWarning[] }> {
   const at = (field: string): string => (opts.index === undefined ? field : `models.${opts.index}.${field}`)
   const warnings: ImportWarning[] = []
   const cls = className(model.type)
-  const label =
-    typeof model.abbr === 'string' ? model.abbr : typeof model.name === 'string' ? model.name : cls || 'model'
+  const label = typeof model.abbr === 'string' ? model.abbr : typeof model.name === 'string' ? model.name : cls || 'model'
   const localPath = async (v: unknown): Promise<string | undefined> => {
     if (typeof v !== 'string' || v === '') return undefined
     const p = isAbsolute(v) ? v : resolve(opts.baseDir, v)
@@ -125,16 +97,7 @@ export async function profileFromOpenCompassModel(
 
   if (CHAT_TEMPLATE_CLASS.test(cls)) {
     if (!(CHAT_WRAPPERS as readonly string[]).includes(cls))
-      return {
-        ok: false,
-        errors: [
-          {
-            path: at('type'),
-            message: `${cls} is not one of the chat-template wrappers PromptLoom reproduces (${CHAT_WRAPPERS.join(', ')})`
-          }
-        ],
-        warnings
-      }
+      return { ok: false, errors: [{ path: at('type'), message: `${cls} is not one of the chat-template wrappers PromptLoom reproduces (${CHAT_WRAPPERS.join(', ')})` }], warnings }
     let base: ModelProfile
     if (modelDir) {
       const r = await importProfileFromModelFolder(modelDir, { id: slug(label), name: label })
@@ -146,27 +109,14 @@ export async function profileFromOpenCompassModel(
       if (!hit)
         return {
           ok: false,
-          errors: [
-            {
-              path: at('path'),
-              message: `${cls} renders with the model's own HF chat template: "${String(model.path)}" is neither a local model folder nor a built-in profile (by id or Hugging Face name)`
-            }
-          ],
+          errors: [{ path: at('path'), message: `${cls} renders with the model's own HF chat template: "${String(model.path)}" is neither a local model folder nor a built-in profile (by id or Hugging Face name)` }],
           warnings
         }
       base = { ...hit, id: slug(label), name: label }
     }
-    const harness = {
-      ...(harnessName(model.type, opts.family) ? { name: harnessName(model.type, opts.family)! } : {}),
-      wrapper: cls as ChatWrapper,
-      model_kwargs: wrapperKwargs(model)
-    }
-    const candidate = {
-      ...base,
-      ...(context ? { context_length: context } : {}),
-      harness,
-      provenance: { ...(base.provenance ?? {}), source: 'opencompass-config', note: cls }
-    }
+    const name = harnessName(model.type, opts.family)
+    const harness = { ...(name ? { name } : {}), wrapper: cls as ChatWrapper, model_kwargs: wrapperKwargs(model) }
+    const candidate = { ...base, ...(context ? { context_length: context } : {}), harness, provenance: { ...(base.provenance ?? {}), source: 'opencompass-config', note: cls } }
     const parsed = parseProfile(candidate)
     if (!parsed.ok) return { ok: false, errors: parsed.errors.map((e) => ({ ...e, path: at(e.path) })), warnings }
     return { ok: true, profile: parsed.profile, warnings }
@@ -174,17 +124,10 @@ export async function profileFromOpenCompassModel(
 
   const hasMeta = model.meta_template !== undefined && model.meta_template !== null
   const api = cls !== '' && !LM_CLASS.test(cls) && API_CLASS.test(cls)
-  if (!hasMeta)
-    warnings.push({
-      code: 'no-meta-template',
-      message: `${label} has no meta_template: prompts reach the model as the dataset template writes them.`
-    })
+  if (!hasMeta) warnings.push({ code: 'no-meta-template', message: `${label} has no meta_template: prompts reach the model as the dataset template writes them.` })
   if (!context) {
     context = OC_DEFAULT_MAX_SEQ_LEN
-    warnings.push({
-      code: 'context-length-default',
-      message: `${label} sets no max_seq_len: OpenCompass's default ${OC_DEFAULT_MAX_SEQ_LEN} is assumed.`
-    })
+    warnings.push({ code: 'context-length-default', message: `${label} sets no max_seq_len: OpenCompass's default ${OC_DEFAULT_MAX_SEQ_LEN} is assumed.` })
   }
   const tokenizerJson = modelDir ? join(modelDir, 'tokenizer.json') : undefined
   const candidate = {
@@ -197,8 +140,7 @@ export async function profileFromOpenCompassModel(
     meta_family: opts.family ?? 'opencompass',
     special_tokens: {},
     context_length: context,
-    tokenizer:
-      tokenizerJson && (await isFile(tokenizerJson)) ? { kind: 'hf-json', path: tokenizerJson } : { kind: 'estimate' },
+    tokenizer: tokenizerJson && (await isFile(tokenizerJson)) ? { kind: 'hf-json', path: tokenizerJson } : { kind: 'estimate' },
     provenance: { source: 'opencompass-config', ...(cls ? { note: cls } : {}) }
   }
   const parsed = parseProfile(candidate)
@@ -231,24 +173,11 @@ export async function importProfileFromOpenCompassConfig(
     try {
       root = JSON.parse(await readFile(path, 'utf8'))
     } catch (e) {
-      return {
-        ok: false,
-        errors: [{ path: '', message: `cannot read ${path}: ${(e as Error).message}` }],
-        warnings: []
-      }
+      return { ok: false, errors: [{ path: '', message: `cannot read ${path}: ${(e as Error).message}` }], warnings: [] }
     }
   }
-  const models = Array.isArray(root.models)
-    ? root.models
-    : root && typeof root === 'object' && !('models' in root)
-      ? [root]
-      : undefined
-  if (!models || models.length === 0)
-    return {
-      ok: false,
-      errors: [{ path: 'models', message: 'the config defines no models (expected models = [dict(...)])' }],
-      warnings: []
-    }
+  const models = Array.isArray(root.models) ? root.models : root && typeof root === 'object' && !('models' in root) ? [root] : undefined
+  if (!models || models.length === 0) return { ok: false, errors: [{ path: 'models', message: 'the config defines no models (expected models = [dict(...)])' }], warnings: [] }
 
   const profiles: ModelProfile[] = []
   const errors: ProfileError[] = []
@@ -260,11 +189,7 @@ export async function importProfileFromOpenCompassConfig(
       errors.push({ path: `models.${i}`, message: 'a model must be a dict' })
       continue
     }
-    const r = await profileFromOpenCompassModel(m as Record<string, unknown>, {
-      baseDir,
-      index: Array.isArray(root.models) ? i : undefined,
-      family: opts.family
-    })
+    const r = await profileFromOpenCompassModel(m as Record<string, unknown>, { baseDir, index: Array.isArray(root.models) ? i : undefined, family: opts.family })
     warnings.push(...r.warnings)
     if (r.ok) profiles.push(r.profile)
     else errors.push(...r.errors)

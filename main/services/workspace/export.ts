@@ -56,6 +56,8 @@ export interface ExportLine {
   tokens_exact?: boolean
   problems?: { code: string; message: string; severity: string }[]
   spans?: unknown
+  /** A chat-template model: the harness semantics its input follows ("OpenCompass HuggingFacewithChatTemplate"). */
+  harness?: string
 }
 
 const BATCH = 500
@@ -106,7 +108,10 @@ export async function* exportLines(a: {
         for (const it of reqs) {
           const m = it.models[j]
           const asMessages = m.kind === 'messages' || a.options.format === 'messages'
-          const prompt = m.kind === 'messages' ? (m.messages ?? []).map((x) => ({ role: x.role, content: x.content })) : a.options.format === 'messages' ? [{ role: 'user', content: m.text ?? '' }] : m.text
+          // A wrapper's messages format is what its chat template received; where upstream fails there is no prompt.
+          const wrapped = Array.isArray(m.harness?.chatMessages) ? (m.harness.chatMessages as unknown[]) : undefined
+          const asText = a.options.format === 'messages' ? (wrapped ?? [{ role: 'user', content: m.text ?? '' }]) : m.text
+          const prompt = m.harness?.error ? null : m.kind === 'messages' ? (m.messages ?? []).map((x) => ({ role: x.role, content: x.content })) : asText
           const problems = [...r.problems, ...m.problems].map(brief)
           yield {
             ...base,
@@ -114,6 +119,7 @@ export async function* exportLines(a: {
             ...it.tag,
             format: asMessages ? 'messages' : 'string',
             prompt,
+            ...(m.harness ? { harness: m.harness.label } : {}),
             ...(m.tokens ? { tokens: m.tokens.count, tokens_exact: m.tokens.exact } : {}),
             ...(problems.length ? { problems } : {}),
             ...(a.options.spans ? { spans: m.kind === 'text' ? m.segments : m.messages?.map((x) => x.segments ?? null) } : {})

@@ -21,14 +21,7 @@ import {
   type Prepared,
   type Prompt
 } from '../../../shared/engine'
-import {
-  harnessFor,
-  harnessSeqLimit,
-  renderForModel,
-  wrapChatPrompt,
-  type HarnessSpec,
-  type ModelProfile
-} from '../../../shared/models'
+import { harnessFor, harnessSeqLimit, renderForModel, wrapChatPrompt, type HarnessSpec, type ModelProfile } from '../../../shared/models'
 import type { ChatMessage } from '../../../shared/models/renderers'
 import type { TokenCounter } from '../models/tokenizer'
 
@@ -53,14 +46,7 @@ export function promptBlocks(prompt: Prompt): PromptBlock[] {
       const d = it.d
       if (typeof d.section === 'string') return { section: `${d.section} ${String(d.pos)}`, segments: [] }
       const role = typeof d.role === 'string' ? d.role : undefined
-      const segs: Segment[] = it.p
-        ? toSegments(it.p)
-        : [
-            {
-              text: typeof d.prompt === 'string' ? d.prompt : JSON.stringify(d.prompt ?? null),
-              source: { kind: 'template' }
-            }
-          ]
+      const segs: Segment[] = it.p ? toSegments(it.p) : [{ text: typeof d.prompt === 'string' ? d.prompt : JSON.stringify(d.prompt ?? null), source: { kind: 'template' } }]
       return { role, segments: segs }
     }
     return { segments: [{ text: JSON.stringify(it.v), source: { kind: 'template' } }] }
@@ -75,29 +61,16 @@ function tokensOf(counter: TokenCounter, text: string) {
  * OpenCompass meta-template profile: the engine applies the meta template to the PromptList itself, in the
  * inferencer's mode (a PPL label prompt is parsed with mode='ppl': no generation prompt after the last turn).
  */
-function renderMeta(
-  prompt: Prompt,
-  m: ModelContext,
-  family: Prepared['family'],
-  row: number,
-  spans: boolean,
-  mode: Mode = 'gen'
-): ModelRender {
+function renderMeta(prompt: Prompt, m: ModelContext, family: Prepared['family'], row: number, spans: boolean, mode: Mode = 'gen'): ModelRender {
   const p = m.profile
   const parser = p.meta_parser ?? 'lm'
-  const applied = applyMetaTemplate(prompt, p.meta_template ?? null, {
-    parser,
-    mode,
-    family: p.meta_family ?? family,
-    row
-  })
+  const applied = applyMetaTemplate(prompt, p.meta_template ?? null, { parser, mode, family: p.meta_family ?? family, row })
   const problems = applied.warnings.map((w) => engineProblem(w, 'warning'))
   if (!Array.isArray(prompt) && p.meta_template && parser === 'lm') {
     // Upstream's LMTemplateParser returns a plain-string prompt untouched: no role markers, no BOS.
     problems.push({
       code: 'meta-template-not-applied',
-      message:
-        "The dataset template is a plain string, so OpenCompass sends it unchanged: this model's meta template (roles, special tokens) is not applied. Use a dialogue template (round=[…]) to get them.",
+      message: 'The dataset template is a plain string, so OpenCompass sends it unchanged: this model\'s meta template (roles, special tokens) is not applied. Use a dialogue template (round=[…]) to get them.',
       severity: 'info'
     })
   }
@@ -108,14 +81,7 @@ function renderMeta(
   const input = toModelInput(applied.parsed, spans)
   if (input.kind === 'text') {
     const tokens = tokensOf(m.counter, input.text)
-    return {
-      ...base,
-      kind: 'text',
-      text: input.text,
-      segments: input.segments as Segment[],
-      tokens,
-      problems: withLength(problems, tokens.count, p.context_length)
-    }
+    return { ...base, kind: 'text', text: input.text, segments: input.segments as Segment[], tokens, problems: withLength(problems, tokens.count, p.context_length) }
   }
   const json = parsedJson(applied.parsed)
   // An API model receives the API parser's messages after OpenCompass's OpenAI conversion (HUMAN → user, …);
@@ -124,26 +90,13 @@ function renderMeta(
   try {
     sent = openAiMessages(json)
   } catch (e) {
-    return {
-      ...base,
-      kind: 'text',
-      text: '',
-      problems: [
-        ...problems,
-        { code: 'conversion-error', message: String((e as Error).message ?? e), severity: 'error' }
-      ]
-    }
+    return { ...base, kind: 'text', text: '', problems: [...problems, { code: 'conversion-error', message: String((e as Error).message ?? e), severity: 'error' }] }
   }
   const items = input.kind === 'messages' ? input.items : []
   const messages = (sent as { role?: unknown; content: unknown }[]).map((x, i) => {
     const it = items[i]
-    const segments =
-      it && !('raw' in it) && typeof x.content === 'string' ? (it.segments as Segment[] | undefined) : undefined
-    return {
-      role: String(x.role ?? '(none)'),
-      content: typeof x.content === 'string' ? x.content : (x.content as unknown[]),
-      segments
-    }
+    const segments = it && !('raw' in it) && typeof x.content === 'string' ? (it.segments as Segment[] | undefined) : undefined
+    return { role: String(x.role ?? '(none)'), content: typeof x.content === 'string' ? x.content : (x.content as unknown[]), segments }
   })
   const tokens = tokensOf(m.counter, JSON.stringify(sent))
   return { ...base, kind: 'messages', messages, tokens, problems: withLength(problems, tokens.count, p.context_length) }
@@ -151,14 +104,7 @@ function renderMeta(
 
 function withLength(problems: Problem[], count: number, ctx: number): Problem[] {
   if (count <= ctx) return problems
-  return [
-    ...problems,
-    {
-      code: 'over-context',
-      message: `${count.toLocaleString()} tokens exceed the context length ${ctx.toLocaleString()}`,
-      severity: 'error'
-    }
-  ]
+  return [...problems, { code: 'over-context', message: `${count.toLocaleString()} tokens exceed the context length ${ctx.toLocaleString()}`, severity: 'error' }]
 }
 
 function specialTokenList(p: ModelProfile): string[] {
@@ -180,48 +126,28 @@ function renderConversation(prompt: Prompt, m: ModelContext, family: Prepared['f
   const base = { modelId: p.id, modelName: p.name, contextLength: p.context_length, specialTokens: specialTokenList(p) }
   const applied = applyMetaTemplate(prompt, null, { parser: 'api', mode: 'gen', family, row })
   const problems = applied.warnings.map((w) => engineProblem(w, 'warning'))
-  if (applied.error || !applied.parsed)
-    return { ...base, kind: 'text', text: '', problems: [...problems, engineProblem(applied.error!, 'error')] }
+  if (applied.error || !applied.parsed) return { ...base, kind: 'text', text: '', problems: [...problems, engineProblem(applied.error!, 'error')] }
   const json = parsedJson(applied.parsed)
   let messages: ChatMessage[]
   try {
     const conv = p.format === 'openai-messages' ? openAiMessages(json) : chatMessages(json)
     messages = conv as ChatMessage[]
   } catch (e) {
-    return {
-      ...base,
-      kind: 'text',
-      text: '',
-      problems: [
-        ...problems,
-        { code: 'conversion-error', message: String((e as Error).message ?? e), severity: 'error' }
-      ]
-    }
+    return { ...base, kind: 'text', text: '', problems: [...problems, { code: 'conversion-error', message: String((e as Error).message ?? e), severity: 'error' }] }
   }
   const r = renderForModel(p, { messages }, { addGenerationPrompt: true, countTokens: (t) => m.counter.count(t) })
   for (const w of r.warnings) problems.push({ code: 'format-warning', message: w, severity: 'warning' })
   for (const s of r.signals) problems.push({ code: s.code, message: s.message, severity: s.severity })
   if (r.error) problems.push({ code: r.error.code, message: r.error.message, severity: 'error' })
-  const tokens =
-    r.tokens ?? (r.text !== undefined ? m.counter.count(r.text) : m.counter.count(JSON.stringify(r.messages ?? [])))
+  const tokens = r.tokens ?? (r.text !== undefined ? m.counter.count(r.text) : m.counter.count(JSON.stringify(r.messages ?? [])))
   if (r.kind === 'text') {
     const text = r.text ?? ''
-    return {
-      ...base,
-      kind: 'text',
-      text,
-      segments: [{ text, source: { kind: 'chat-template' } }],
-      tokens,
-      problems: dedupe(withLength(problems, tokens.count, p.context_length))
-    }
+    return { ...base, kind: 'text', text, segments: [{ text, source: { kind: 'chat-template' } }], tokens, problems: dedupe(withLength(problems, tokens.count, p.context_length)) }
   }
   return {
     ...base,
     kind: 'messages',
-    messages: (r.messages ?? []).map((x) => ({
-      role: x.role,
-      content: typeof x.content === 'string' ? x.content : (x.content as unknown[])
-    })),
+    messages: (r.messages ?? []).map((x) => ({ role: x.role, content: typeof x.content === 'string' ? x.content : (x.content as unknown[]) })),
     tokens,
     problems: dedupe(withLength(problems, tokens.count, p.context_length))
   }
@@ -255,15 +181,7 @@ function renderHarness(prompt: Prompt, m: ModelContext, h: HarnessSpec, row: num
     })
   const text = t.prompt ?? ''
   const tokens = r.tokens ?? m.counter.count(text)
-  return {
-    ...base,
-    kind: 'text',
-    text,
-    segments: [{ text, source: { kind: 'chat-template' } }],
-    tokens,
-    harness: t,
-    problems: dedupe(withLength(problems, tokens.count, p.context_length))
-  }
+  return { ...base, kind: 'text', text, segments: [{ text, source: { kind: 'chat-template' } }], tokens, harness: t, problems: dedupe(withLength(problems, tokens.count, p.context_length)) }
 }
 
 function dedupe(ps: Problem[]): Problem[] {
@@ -295,32 +213,18 @@ export interface RenderedForModels {
  * Each model's input for one request. A chat wrapper whose config sets max_seq_len measures the prompt its own way
  * to drop in-context examples, so its PromptList is rebuilt with that measure (`item`: the label's index for PPL).
  */
-function renderModels(
-  prompt: Prompt,
-  prepared: Prepared,
-  rowIndex: number,
-  models: ModelContext[],
-  spans: boolean,
-  mode: Mode,
-  own?: { testIndex: number; item: number }
-): ModelRender[] {
+function renderModels(prompt: Prompt, prepared: Prepared, rowIndex: number, models: ModelContext[], spans: boolean, mode: Mode, own?: { testIndex: number; item: number }): ModelRender[] {
   return models.map((m) => {
     const h = harnessFor(m.profile, prepared.family)
-    if (!h)
-      return m.profile.format === 'opencompass-meta'
-        ? renderMeta(prompt, m, prepared.family, rowIndex, spans, mode)
-        : renderConversation(prompt, m, prepared.family, rowIndex)
+    if (!h) return m.profile.format === 'opencompass-meta' ? renderMeta(prompt, m, prepared.family, rowIndex, spans, mode) : renderConversation(prompt, m, prepared.family, rowIndex)
     const limit = own ? harnessSeqLimit(m.profile, h, (t) => m.counter.count(t)) : undefined
     if (!limit || !own) return renderHarness(prompt, m, h, rowIndex, mode)
     const built = buildPromptList(prepared, own.testIndex, limit)
     const mine = built.items[own.item]?.prompt
-    const r = mine ? renderHarness(mine, m, h, rowIndex, mode) : renderHarness(prompt, m, h, rowIndex, mode)
+    const r = renderHarness(mine ?? prompt, m, h, rowIndex, mode)
     const truncated = built.warnings
       .filter((w) => w.code === 'examples-truncated')
-      .map((w) => ({
-        ...engineProblem(w, 'warning'),
-        message: `${h.wrapper} max_seq_len=${limit.maxSeqLen}: ${w.message}`
-      }))
+      .map((w) => ({ ...engineProblem(w, 'warning'), message: `${h.wrapper} max_seq_len=${limit.maxSeqLen}: ${w.message}` }))
     return truncated.length ? { ...r, problems: [...truncated, ...r.problems] } : r
   })
 }
@@ -329,13 +233,7 @@ function renderModels(
  * `spans: false` (bulk export without --spans) skips everything only the display needs: the span bookkeeping and
  * the PromptList blocks. The text is the same either way.
  */
-export function renderPreparedRow(
-  prepared: Prepared,
-  testIndex: number,
-  rowIndex: number,
-  models: ModelContext[],
-  spans = true
-): RenderedForModels {
+export function renderPreparedRow(prepared: Prepared, testIndex: number, rowIndex: number, models: ModelContext[], spans = true): RenderedForModels {
   const built = buildPromptList(prepared, testIndex)
   const problems = built.warnings.map((w) => engineProblem(w, 'warning'))
   if (built.error || built.items.length === 0) {
@@ -359,13 +257,7 @@ export function renderPreparedRow(
     const split = turnPrompts(prepared, prompt, testIndex)
     problems.push(...split.warnings.map((w) => engineProblem(w, 'warning')))
     // No request can be made (infer_mode='last', a bad mode): the dialogue still shows, no model input does.
-    if (split.error)
-      return {
-        promptList: blocks(prompt),
-        prompt,
-        models: [],
-        problems: [...problems, engineProblem(split.error, 'error')]
-      }
+    if (split.error) return { promptList: blocks(prompt), prompt, models: [], problems: [...problems, engineProblem(split.error, 'error')] }
     const items: RenderedItem[] = split.turns.map((t) => ({
       title: String(t.turn),
       turn: t.turn,
@@ -377,12 +269,7 @@ export function renderPreparedRow(
     if (items.length === 0) return { promptList: blocks(prompt), prompt, models: [], problems }
     return { ...firstOf(items), problems, items, itemKind: 'turn' }
   }
-  return {
-    promptList: blocks(prompt),
-    prompt,
-    models: renderModels(prompt, prepared, rowIndex, models, spans, 'gen', { testIndex, item: 0 }),
-    problems
-  }
+  return { promptList: blocks(prompt), prompt, models: renderModels(prompt, prepared, rowIndex, models, spans, 'gen', { testIndex, item: 0 }), problems }
 }
 
 function firstOf(items: RenderedItem[]): Pick<RenderedForModels, 'promptList' | 'prompt' | 'models'> {

@@ -49,6 +49,26 @@ describe('importProfileFromOpenCompassConfig', () => {
     expect(out.text).toBe('<|im_start|>system\nS<|im_end|>\n<|im_start|>system\n<|im_end|>\n<|im_start|>user\nQ<|im_end|>\n<|im_start|>assistant\n')
   })
 
+  it('imports a chat-template wrapper on a built-in profile by Hugging Face name, keeping its keyword arguments', async () => {
+    const meta = { round: [{ role: 'HUMAN', api_role: 'HUMAN' }, { role: 'BOT', api_role: 'BOT', generate: true }], reserved_roles: [{ role: 'SYSTEM', api_role: 'SYSTEM' }] }
+    const model = { type: 'VLLMwithChatTemplate', abbr: 'llama-3.1-8b-instruct-vllm', path: 'meta-llama/Llama-3.1-8B-Instruct', meta_template: meta, max_seq_len: 8192, max_out_len: 512, batch_size: 16, chat_template_kwargs: { date_string: '01 Jan 2025' }, run_cfg: { num_gpus: 1 } }
+    const r = await importProfileFromOpenCompassConfig(join(DEMO, 'chatml.py'), { loadConfig: async () => ({ ok: true as const, value: { models: [model] } }) })
+    expect(r.ok).toBe(true)
+    if (!r.ok) return
+    expect(r.profiles[0]).toMatchObject({ id: 'llama-3.1-8b-instruct-vllm', format: 'hf-chat-template', context_length: 8192, special_tokens: { bos_token: '<|begin_of_text|>' } })
+    // build_model_from_cfg drops type, abbr, run_cfg, batch_size and (OpenCompass) max_out_len.
+    expect(r.profiles[0].harness).toEqual({
+      wrapper: 'VLLMwithChatTemplate',
+      model_kwargs: { path: 'meta-llama/Llama-3.1-8B-Instruct', meta_template: meta, max_seq_len: 8192, chat_template_kwargs: { date_string: '01 Jan 2025' } }
+    })
+  })
+
+  it('names the harness when the class path says which one', async () => {
+    const model = { type: 'ais_bench.benchmark.models.HuggingFacewithChatTemplate', abbr: 'q', path: 'qwen2.5-instruct', max_out_len: 64 }
+    const r = await importProfileFromOpenCompassConfig(join(DEMO, 'chatml.py'), { loadConfig: async () => ({ ok: true as const, value: { models: [model] } }) })
+    expect(r.ok && r.profiles[0].harness).toEqual({ name: 'aisbench', wrapper: 'HuggingFacewithChatTemplate', model_kwargs: { path: 'qwen2.5-instruct', max_out_len: 64 } })
+  })
+
   it('uses an injected loader for a .py config', async () => {
     const loadConfig = async () => ({ ok: true as const, value: { models: [{ type: 'VLLM', abbr: 'x', meta_template: { round: [{ role: 'HUMAN' }] }, max_seq_len: 10 }] } })
     const r = await importProfileFromOpenCompassConfig(join(DEMO, 'chatml.py'), { loadConfig })

@@ -31,8 +31,7 @@ const HF = profile({
   family: 'test',
   name: 'HF chat',
   format: 'hf-chat-template',
-  chat_template:
-    '{% for m in messages %}[{{ m.role }}]{{ m.content }}{% endfor %}{% if add_generation_prompt %}[assistant]{% endif %}',
+  chat_template: '{% for m in messages %}[{{ m.role }}]{{ m.content }}{% endfor %}{% if add_generation_prompt %}[assistant]{% endif %}',
   context_length: 4096,
   tokenizer: { kind: 'estimate' }
 })
@@ -48,13 +47,7 @@ const MODELS = [ctx(CHATML), ctx(HF)]
 const ZERO = { type: 'ZeroRetriever' }
 
 function prepare(input: Partial<PipelineInput> & Pick<PipelineInput, 'infer_cfg' | 'test'>): Prepared {
-  const p = preparePipeline({
-    family: 'opencompass',
-    parser: 'lm',
-    mode: 'gen',
-    reader_cfg: { input_columns: ['q'], output_column: 'answer' },
-    ...input
-  })
+  const p = preparePipeline({ family: 'opencompass', parser: 'lm', mode: 'gen', reader_cfg: { input_columns: ['q'], output_column: 'answer' }, ...input })
   if ('code' in p) throw new Error(p.message)
   return p
 }
@@ -62,17 +55,7 @@ function prepare(input: Partial<PipelineInput> & Pick<PipelineInput, 'infer_cfg'
 const pplDialogue = (): PipelineInput['infer_cfg'] => ({
   prompt_template: {
     type: 'PromptTemplate',
-    template: Object.fromEntries(
-      ['A', 'B', 'C', 'D'].map((l) => [
-        l,
-        {
-          round: [
-            { role: 'HUMAN', prompt: '{q}' },
-            { role: 'BOT', prompt: l }
-          ]
-        }
-      ])
-    )
+    template: Object.fromEntries(['A', 'B', 'C', 'D'].map((l) => [l, { round: [{ role: 'HUMAN', prompt: '{q}' }, { role: 'BOT', prompt: l }] }]))
   },
   retriever: ZERO,
   inferencer: { type: 'PPLInferencer' }
@@ -99,16 +82,13 @@ describe('PPL rows: one item per label', () => {
   })
 
   it('gives each label its own dataset-side PromptList', () => {
-    const last = (i: number) =>
-      r.items![i].promptList.filter((b) => b.role === 'BOT').map((b) => b.segments.map((s) => s.text).join(''))
+    const last = (i: number) => r.items![i].promptList.filter((b) => b.role === 'BOT').map((b) => b.segments.map((s) => s.text).join(''))
     expect([0, 1, 2, 3].map(last)).toEqual([['A'], ['B'], ['C'], ['D']])
   })
 
   it('says a chat-template wrapper cannot score PPL instead of rendering a text', () => {
     // OpenCompass's HuggingFacewithChatTemplate has no get_ppl: PPLInferencer raises NotImplementedError.
-    expect(
-      r.items!.map((it) => [it.models[1].text, it.models[1].problems.find((x) => x.severity === 'error')?.code])
-    ).toEqual(['A', 'B', 'C', 'D'].map(() => ['', 'ppl-unsupported']))
+    expect(r.items!.map((it) => [it.models[1].text, it.models[1].problems.find((x) => x.severity === 'error')?.code])).toEqual(['A', 'B', 'C', 'D'].map(() => ['', 'ppl-unsupported']))
   })
 
   it('keeps the chat messages the wrapper would have scored', () => {
@@ -128,15 +108,8 @@ describe('PPL rows: one item per label', () => {
   it('titles non-string labels as Python writes them', () => {
     const q = prepare({
       mode: 'ppl',
-      infer_cfg: {
-        prompt_template: { type: 'PromptTemplate', template: '{q}' },
-        retriever: ZERO,
-        inferencer: { type: 'PPLInferencer' }
-      },
-      test: [
-        { q: 'x', answer: 1 },
-        { q: 'y', answer: 0 }
-      ]
+      infer_cfg: { prompt_template: { type: 'PromptTemplate', template: '{q}' }, retriever: ZERO, inferencer: { type: 'PPLInferencer' } },
+      test: [{ q: 'x', answer: 1 }, { q: 'y', answer: 0 }]
     })
     expect(renderPreparedRow(q, 0, 0, MODELS).items!.map((it) => [it.title, it.label])).toEqual([
       ['0', 0],
@@ -151,22 +124,13 @@ describe('multi-turn rows: one item per BOT turn', () => {
       family: 'aisbench',
       reader_cfg: { input_columns: ['question', 'answer'], output_column: 'answer' },
       infer_cfg: {
-        prompt_template: {
-          type: 'MultiTurnPromptTemplate',
-          template: {
-            round: [
-              { role: 'HUMAN', prompt: '{question}' },
-              { role: 'BOT', prompt: '{answer}' }
-            ]
-          }
-        },
+        prompt_template: { type: 'MultiTurnPromptTemplate', template: { round: [{ role: 'HUMAN', prompt: '{question}' }, { role: 'BOT', prompt: '{answer}' }] } },
         retriever: ZERO,
         inferencer: { type: 'MultiTurnGenInferencer', infer_mode: mode }
       },
       test: [{ question: ['h1', 'h2', 'h3'], answer: ['b1', 'b2', 'b3'] }]
     })
-  const turn = (q: string, a?: string) =>
-    `<|im_start|>user\n${q}<|im_end|>\n<|im_start|>assistant\n${a === undefined ? '' : `${a}<|im_end|>\n`}`
+  const turn = (q: string, a?: string) => `<|im_start|>user\n${q}<|im_end|>\n<|im_start|>assistant\n${a === undefined ? '' : `${a}<|im_end|>\n`}`
 
   it.each<[string, string, string[]]>([
     ['every', 'model-output', ['<model output 0>', '<model output 1>']],
@@ -206,24 +170,9 @@ describe('export: one line per row × model × request', () => {
     { q: 'one', answer: 'A' },
     { q: 'two', answer: 'C' }
   ]
-  const dataset = {
-    readRows: async (_s: string, start: number, count: number) =>
-      rows.slice(start, start + count).map((value, i) => ({ index: start + i, value }))
-  } as unknown as DatasetHandle
-  const variant = (infer_cfg: Record<string, any>, family: Variant['family'] = 'opencompass'): Variant => ({
-    id: 'v',
-    label: 'v',
-    kind: 'k',
-    family,
-    reader_cfg: { input_columns: ['q'], output_column: 'answer' },
-    infer_cfg
-  })
-  async function collect(
-    v: Variant,
-    format: ExportOptions['format'] = 'auto',
-    data = dataset,
-    n = rows.length
-  ): Promise<ExportLine[]> {
+  const dataset = { readRows: async (_s: string, start: number, count: number) => rows.slice(start, start + count).map((value, i) => ({ index: start + i, value })) } as unknown as DatasetHandle
+  const variant = (infer_cfg: Record<string, any>, family: Variant['family'] = 'opencompass'): Variant => ({ id: 'v', label: 'v', kind: 'k', family, reader_cfg: { input_columns: ['q'], output_column: 'answer' }, infer_cfg })
+  async function collect(v: Variant, format: ExportOptions['format'] = 'auto', data = dataset, n = rows.length): Promise<ExportLine[]> {
     const out: ExportLine[] = []
     for await (const l of exportLines({
       dataset: data,
@@ -233,15 +182,7 @@ describe('export: one line per row × model × request', () => {
       models: MODELS,
       options: { variantId: 'v', modelIds: ['chatml', 'hf'], only: 'all', format },
       status: () => 'unreviewed',
-      prepare: async (test) =>
-        preparePipeline({
-          family: v.family,
-          parser: 'lm',
-          mode: variantMode(v),
-          reader_cfg: v.reader_cfg as PipelineInput['reader_cfg'],
-          infer_cfg: v.infer_cfg,
-          test
-        }),
+      prepare: async (test) => preparePipeline({ family: v.family, parser: 'lm', mode: variantMode(v), reader_cfg: v.reader_cfg as PipelineInput['reader_cfg'], infer_cfg: v.infer_cfg, test }),
       wholeSplit: needsWholeSplit(v)
     }))
       out.push(l)
@@ -275,15 +216,7 @@ describe('export: one line per row × model × request', () => {
     const v: Variant = {
       ...variant(
         {
-          prompt_template: {
-            type: 'MultiTurnPromptTemplate',
-            template: {
-              round: [
-                { role: 'HUMAN', prompt: '{question}' },
-                { role: 'BOT', prompt: '{answer}' }
-              ]
-            }
-          },
+          prompt_template: { type: 'MultiTurnPromptTemplate', template: { round: [{ role: 'HUMAN', prompt: '{question}' }, { role: 'BOT', prompt: '{answer}' }] } },
           retriever: ZERO,
           inferencer: { type: 'MultiTurnGenInferencer', infer_mode: 'every_with_gt' }
         },
@@ -298,19 +231,11 @@ describe('export: one line per row × model × request', () => {
       ['hf', 1],
       ['hf', 2]
     ])
-    expect(lines[1].prompt).toBe(
-      '<|im_start|>user\nh1<|im_end|>\n<|im_start|>assistant\nb1<|im_end|>\n<|im_start|>user\nh2<|im_end|>\n<|im_start|>assistant\n'
-    )
+    expect(lines[1].prompt).toBe('<|im_start|>user\nh1<|im_end|>\n<|im_start|>assistant\nb1<|im_end|>\n<|im_start|>user\nh2<|im_end|>\n<|im_start|>assistant\n')
   })
 
   it('generation lines carry no label or turn field', async () => {
-    const lines = await collect(
-      variant({
-        prompt_template: { type: 'PromptTemplate', template: '{q}' },
-        retriever: ZERO,
-        inferencer: { type: 'GenInferencer' }
-      })
-    )
+    const lines = await collect(variant({ prompt_template: { type: 'PromptTemplate', template: '{q}' }, retriever: ZERO, inferencer: { type: 'GenInferencer' } }))
     expect(lines).toHaveLength(2 * 2)
     for (const l of lines) {
       expect(l).not.toHaveProperty('label')
@@ -320,43 +245,13 @@ describe('export: one line per row × model × request', () => {
 })
 
 describe('variant mode', () => {
-  const v = (infer_cfg: Record<string, any>): Variant => ({
-    id: 'v',
-    label: 'v',
-    kind: 'k',
-    family: 'opencompass',
-    reader_cfg: {},
-    infer_cfg
-  })
+  const v = (infer_cfg: Record<string, any>): Variant => ({ id: 'v', label: 'v', kind: 'k', family: 'opencompass', reader_cfg: {}, infer_cfg })
   it.each<[string, Record<string, any>, 'gen' | 'ppl', boolean]>([
     ['GenInferencer', { prompt_template: { template: '{q}' }, inferencer: { type: 'GenInferencer' } }, 'gen', false],
-    [
-      'PPLInferencer with label templates',
-      { prompt_template: { template: { A: 'a', B: 'b' } }, inferencer: { type: 'PPLInferencer' } },
-      'ppl',
-      false
-    ],
-    [
-      'PPLInferencer by dotted path',
-      {
-        prompt_template: { template: { A: 'a' } },
-        inferencer: { type: 'opencompass.openicl.icl_inferencer.PPLInferencer' }
-      },
-      'ppl',
-      false
-    ],
-    [
-      'PPLInferencer with explicit labels',
-      { prompt_template: { template: '{q}' }, inferencer: { type: 'PPLInferencer', labels: ['x'] } },
-      'ppl',
-      false
-    ],
-    [
-      'PPLInferencer with labels from the column',
-      { prompt_template: { template: '{q}' }, inferencer: { type: 'PPLInferencer' } },
-      'ppl',
-      true
-    ]
+    ['PPLInferencer with label templates', { prompt_template: { template: { A: 'a', B: 'b' } }, inferencer: { type: 'PPLInferencer' } }, 'ppl', false],
+    ['PPLInferencer by dotted path', { prompt_template: { template: { A: 'a' } }, inferencer: { type: 'opencompass.openicl.icl_inferencer.PPLInferencer' } }, 'ppl', false],
+    ['PPLInferencer with explicit labels', { prompt_template: { template: '{q}' }, inferencer: { type: 'PPLInferencer', labels: ['x'] } }, 'ppl', false],
+    ['PPLInferencer with labels from the column', { prompt_template: { template: '{q}' }, inferencer: { type: 'PPLInferencer' } }, 'ppl', true]
   ])('%s', (_name, cfg, mode, whole) => {
     expect(variantMode(v(cfg))).toBe(mode)
     expect(needsWholeSplit(v(cfg))).toBe(whole)
