@@ -7,7 +7,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { ConformanceCase, ConformanceHost } from '../../shared/conformance'
 import {
+  chatList,
   decodeLabelDicts,
+  isChatInferencer,
   preparePipeline,
   promptJson,
   toPlainJson,
@@ -105,6 +107,21 @@ export async function runHarnessCase(c: ConformanceCase, host: ConformanceHost):
     if (e) return { error: e.message, stage: 'prompt' }
   }
   const stop_words = rows[0]?.models[0]?.harness?.stopWords ?? []
+  if (isChatInferencer(prepared)) {
+    const items = rows.map((r, i) => ({
+      index: i,
+      chat: chatList(prepared, i, []),
+      turns: (r.items ?? []).map((it) => {
+        const history = promptJson(it.prompt as any) as { role: string }[]
+        const t = it.models[0]?.harness
+        const o: Record<string, unknown> = { turn: (it.turn ?? 1) - 1, history, ...traceItem(t) }
+        // The goldens' fake model answers "<model output N>", N = the user messages it was given.
+        if (t && !t.error) o.output = `<model output ${history.filter((m) => m.role === 'user').length}>`
+        return o
+      })
+    }))
+    return toPlainJson({ stop_words, items })
+  }
   if (prepared.mode === 'ppl') {
     const labels = prepared.labels ?? []
     const items: unknown[] = []

@@ -315,6 +315,15 @@ function labelPrompt(p: Prepared, rowIdx: number, ice: Prompt, label: unknown, w
   return generateLabelPromptItem(t, label, { entries: testArgs(p, row, false), ctx, ice })
 }
 
+/**
+ * `PromptTemplate.generate_item(entry)` as ChatInferencer calls it: the whole template for `entry`, in-context
+ * examples replaced by nothing and no column masked (the gold answer stays in the BOT turn).
+ */
+export function generateWholeItem(p: Prepared, testIndex: number, entry: Row, warnings: EngineWarning[]): Prompt {
+  if (!p.promptTemplate) throw new PyRaise('ValueError', '', 'prompt', { row: testIndex })
+  return generateItem(p.promptTemplate, { entries: testArgs(p, entry, false), ctx: { warnings, row: testIndex }, ice: EMPTY })
+}
+
 export interface ApplyOptions {
   parser: ParserKind
   mode: Mode | string

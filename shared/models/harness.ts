@@ -4,8 +4,8 @@
 // one), then `_convert_chat_messages`, then `apply_chat_template(add_generation_prompt=True)` or a FastChat
 // conversation, then what the wrapper does with the text (TurboMind's BOS strip, special tokens at tokenization).
 // The app's matrix, `promptloom render` and the conformance runner all come through wrapChatPrompt.
-import { applyMetaTemplate, chatMessages, parsedJson } from '../engine'
-import type { Mode, Prompt, SeqLimit } from '../engine'
+import { applyMetaTemplate, chatApiParse, chatMessages, parsedJson } from '../engine'
+import type { ChatMessageJson, Mode, Prompt, SeqLimit } from '../engine'
 import { getConversationTemplate } from '../formats/fastchat'
 import { conversationTemplateForModel } from '../formats/fastchat/model-adapters'
 import type { ChatWrapper, HarnessName, ModelProfile } from './profile'
@@ -170,28 +170,46 @@ function renderFastchatConversation(name: string, messages: Array<{ role: string
 /** AISBench `generate` pops these from the generation kwargs without defaults, in this order. */
 const AIS_POPPED = ['is_synthetic', 'batch_size', 'do_performance'] as const
 
-/** One parsed request through the wrapper, from the dataset PromptList to the text the engine receives. */
+/** One dataset PromptList through the wrapper, from its own parser to the text the engine receives. */
 export function wrapChatPrompt(prompt: Prompt, profile: ModelProfile, h: HarnessSpec, opts: WrapOptions): WrapResult {
-  const trace: HarnessTrace = {
-    harness: h.name,
-    wrapper: h.wrapper,
-    label: harnessLabel(h),
-    stopWords: wrapperStopWords(h, profile)
-  }
-  const warnings: string[] = []
-  const out: WrapResult = { trace, warnings, signals: [] }
-  const applied = applyMetaTemplate(prompt, wrapperMetaTemplate(h), {
-    parser: 'api',
-    mode: opts.mode,
-    family: h.name,
-    row: opts.row
-  })
-  for (const w of applied.warnings) warnings.push(w.message)
+  const applied = applyMetaTemplate(prompt, wrapperMetaTemplate(h), { parser: 'api', mode: opts.mode, family: h.name, row: opts.row })
   if (applied.error || !applied.parsed) {
-    trace.error = { message: applied.error?.message ?? 'the template parser gave no result', stage: 'parse' }
+    const out = emptyResult(profile, h)
+    out.warnings.push(...applied.warnings.map((w) => w.message))
+    out.trace.error = { message: applied.error?.message ?? 'the template parser gave no result', stage: 'parse' }
     return out
   }
-  let input = parsedJson(applied.parsed)
+  const out = wrapParsed(parsedJson(applied.parsed), profile, h, opts)
+  out.warnings.unshift(...applied.warnings.map((w) => w.message))
+  if (out.trace.chatMessages && Array.isArray(out.trace.chatMessages)) noteQuirks(prompt, out.trace.chatMessages as { role: string; content: unknown }[], h, out.warnings)
+  return out
+}
+
+/**
+ * One ChatInferencer request (`chat[:i]`): the inferencer's own parser replaces the wrapper's, keeping its meta
+ * template (OpenCompass's default maps a system message to HUMAN), then the same steps as any prompt.
+ */
+export function wrapChatHistory(history: ChatMessageJson[], profile: ModelProfile, h: HarnessSpec, opts: WrapOptions): WrapResult {
+  let parsed: unknown
+  try {
+    parsed = chatApiParse(history, wrapperMetaTemplate(h))
+  } catch (e) {
+    const out = emptyResult(profile, h)
+    out.trace.error = { message: pyError(e), stage: 'parse' }
+    return out
+  }
+  return wrapParsed(parsed, profile, h, opts)
+}
+
+function emptyResult(profile: ModelProfile, h: HarnessSpec): WrapResult {
+  return { trace: { harness: h.name, wrapper: h.wrapper, label: harnessLabel(h), stopWords: wrapperStopWords(h, profile) }, warnings: [], signals: [] }
+}
+
+/** The wrapper's `generate` on a parsed prompt: [TurboMind drop_middle], messages, template, text. */
+function wrapParsed(parsed: unknown, profile: ModelProfile, h: HarnessSpec, opts: WrapOptions): WrapResult {
+  const out = emptyResult(profile, h)
+  const { trace, warnings } = out
+  let input = parsed
   trace.modelInput = input
   const fastchat =
     typeof h.model_kwargs.fastchat_template === 'string' && h.model_kwargs.fastchat_template
@@ -221,8 +239,6 @@ export function wrapChatPrompt(prompt: Prompt, profile: ModelProfile, h: Harness
     trace.error = { message, stage: 'convert_chat_messages' }
     return out
   }
-  noteQuirks(prompt, messages, h, warnings)
-
   if (opts.mode === 'ppl') {
     trace.error = {
       message: `NotImplementedError: ${h.wrapper} does not support ppl-based evaluation yet, try gen-based instead.`,

@@ -8,7 +8,7 @@ export type { Signal, SignalCode, SignalSeverity, TokenCount, ProfileFacts } fro
 export { computeSignals, probeProfile } from './signals'
 export type { ChatMessage, OutputMessage, FormatRenderers, PromptListItem } from './renderers'
 export { promptListFromMessages, lazyllmCallFromMessages } from './conversation-inputs'
-export { harnessFor, harnessSeqLimit, harnessLabel, harnessShortLabel, wrapChatPrompt, wrapperMetaTemplate, wrapperStopWords } from './harness'
+export { harnessFor, harnessSeqLimit, harnessLabel, harnessShortLabel, wrapChatHistory, wrapChatPrompt, wrapperMetaTemplate, wrapperStopWords } from './harness'
 export type { HarnessSpec, WrapResult } from './harness'
 export { CHAT_WRAPPERS, HARNESS_NAMES } from './profile'
 export type { ChatWrapper, HarnessName } from './profile'

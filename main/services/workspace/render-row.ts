@@ -19,9 +19,17 @@ import {
   type EngineWarning,
   type Mode,
   type Prepared,
-  type Prompt
+  type Prompt,
+  chatApiParse,
+  chatList,
+  chatLmParse,
+  chatPromptList,
+  chatTurns,
+  isChatInferencer,
+  toEngineError,
+  type ChatMessageJson
 } from '../../../shared/engine'
-import { harnessFor, harnessSeqLimit, renderForModel, wrapChatPrompt, type HarnessSpec, type ModelProfile } from '../../../shared/models'
+import { harnessFor, harnessSeqLimit, renderForModel, wrapChatHistory, wrapChatPrompt, type HarnessSpec, type ModelProfile, type WrapResult } from '../../../shared/models'
 import type { ChatMessage } from '../../../shared/models/renderers'
 import type { TokenCounter } from '../models/tokenizer'
 
@@ -135,6 +143,13 @@ function renderConversation(prompt: Prompt, m: ModelContext, family: Prepared['f
   } catch (e) {
     return { ...base, kind: 'text', text: '', problems: [...problems, { code: 'conversion-error', message: String((e as Error).message ?? e), severity: 'error' }] }
   }
+  return renderMessages(messages, m, problems)
+}
+
+/** A conversation through the profile's own format (FastChat, LazyLLM, an API, …), with its signals. */
+function renderMessages(messages: ChatMessage[], m: ModelContext, problems: Problem[]): ModelRender {
+  const p = m.profile
+  const base = { modelId: p.id, modelName: p.name, contextLength: p.context_length, specialTokens: specialTokenList(p) }
   const r = renderForModel(p, { messages }, { addGenerationPrompt: true, countTokens: (t) => m.counter.count(t) })
   for (const w of r.warnings) problems.push({ code: 'format-warning', message: w, severity: 'warning' })
   for (const s of r.signals) problems.push({ code: s.code, message: s.message, severity: s.severity })
@@ -159,9 +174,12 @@ function renderConversation(prompt: Prompt, m: ModelContext, family: Prepared['f
  * the text. Where upstream stops (a template that rejects the roles, PPL), the column says so instead of a text.
  */
 function renderHarness(prompt: Prompt, m: ModelContext, h: HarnessSpec, row: number, mode: Mode): ModelRender {
+  return harnessRender(wrapChatPrompt(prompt, m.profile, h, { mode, row, countTokens: (t) => m.counter.count(t) }), m)
+}
+
+function harnessRender(r: WrapResult, m: ModelContext): ModelRender {
   const p = m.profile
   const base = { modelId: p.id, modelName: p.name, contextLength: p.context_length, specialTokens: specialTokenList(p) }
-  const r = wrapChatPrompt(prompt, p, h, { mode, row, countTokens: (t) => m.counter.count(t) })
   const t = r.trace
   const problems: Problem[] = r.warnings.map((w) => ({ code: 'harness', message: w, severity: 'info' }))
   for (const s of r.signals) problems.push({ code: s.code, message: s.message, severity: s.severity })
@@ -234,6 +252,7 @@ function renderModels(prompt: Prompt, prepared: Prepared, rowIndex: number, mode
  * the PromptList blocks. The text is the same either way.
  */
 export function renderPreparedRow(prepared: Prepared, testIndex: number, rowIndex: number, models: ModelContext[], spans = true): RenderedForModels {
+  if (isChatInferencer(prepared)) return renderChatRow(prepared, testIndex, rowIndex, models, spans)
   const built = buildPromptList(prepared, testIndex)
   const problems = built.warnings.map((w) => engineProblem(w, 'warning'))
   if (built.error || built.items.length === 0) {
@@ -270,6 +289,69 @@ export function renderPreparedRow(prepared: Prepared, testIndex: number, rowInde
     return { ...firstOf(items), problems, items, itemKind: 'turn' }
   }
   return { promptList: blocks(prompt), prompt, models: renderModels(prompt, prepared, rowIndex, models, spans, 'gen', { testIndex, item: 0 }), problems }
+}
+
+/**
+ * OpenCompass ChatInferencer: the row becomes a chat and each assistant turn a request of the history before it;
+ * the inferencer's own chat parser replaces each model's template parser (shared/engine/chat-inferencer.ts).
+ */
+function renderChatRow(prepared: Prepared, testIndex: number, rowIndex: number, models: ModelContext[], spans: boolean): RenderedForModels {
+  const warnings: EngineWarning[] = []
+  let turns
+  let chat: ChatMessageJson[]
+  try {
+    chat = chatList(prepared, testIndex, warnings)
+    turns = chatTurns(prepared, chat, testIndex, prepared.input.model_outputs?.[testIndex])
+  } catch (e) {
+    return { promptList: [], prompt: null, models: [], problems: [...warnings.map((w) => engineProblem(w, 'warning')), engineProblem(toEngineError(e, 'prompt', { row: testIndex }), 'error')] }
+  }
+  const problems = warnings.map((w) => engineProblem(w, 'warning'))
+  const blocks = (prompt: Prompt) => (spans ? promptBlocks(prompt) : [])
+  const items: RenderedItem[] = turns.map((t) => {
+    const prompt = chatPromptList(t.history)
+    return {
+      title: String(t.turn),
+      turn: t.turn,
+      history: { source: t.source, answers: t.history.filter((x) => x.role === 'assistant').map((x) => String(x.content ?? '')) },
+      prompt,
+      promptList: blocks(prompt),
+      models: models.map((m) => renderChatTurn(t.history, m, prepared, rowIndex))
+    }
+  })
+  if (items.length === 0) {
+    const whole = chatPromptList(chat)
+    return { promptList: blocks(whole), prompt: whole, models: [], problems }
+  }
+  return { ...firstOf(items), problems, items, itemKind: 'turn' }
+}
+
+/** One ChatInferencer request through a model: its chat parser (LM: begin/content/end; API: api_role) or format. */
+function renderChatTurn(history: ChatMessageJson[], m: ModelContext, prepared: Prepared, row: number): ModelRender {
+  const p = m.profile
+  const h = harnessFor(p, prepared.family)
+  if (h) return harnessRender(wrapChatHistory(history, p, h, { mode: 'gen', row, countTokens: (t) => m.counter.count(t) }), m)
+  const base = { modelId: p.id, modelName: p.name, contextLength: p.context_length, specialTokens: specialTokenList(p) }
+  const fail = (e: unknown): ModelRender => ({ ...base, kind: 'text', text: '', problems: [engineProblem(toEngineError(e, 'parse', { row }), 'error')] })
+  if (p.format === 'opencompass-meta' && (p.meta_parser ?? 'lm') === 'lm') {
+    try {
+      const text = chatLmParse(history, p.meta_template ?? null)
+      const tokens = m.counter.count(text)
+      return { ...base, kind: 'text', text, segments: [{ text, source: { kind: 'meta' } }], tokens, problems: withLength([], tokens.count, p.context_length) }
+    } catch (e) {
+      return fail(e)
+    }
+  }
+  if (p.format === 'opencompass-meta') {
+    try {
+      const sent = openAiMessages(chatApiParse(history, p.meta_template ?? null)) as { role?: unknown; content: unknown }[]
+      const tokens = m.counter.count(JSON.stringify(sent))
+      const messages = sent.map((x) => ({ role: String(x.role ?? '(none)'), content: typeof x.content === 'string' ? x.content : (x.content as unknown[]) }))
+      return { ...base, kind: 'messages', messages, tokens, problems: withLength([], tokens.count, p.context_length) }
+    } catch (e) {
+      return fail(e)
+    }
+  }
+  return renderMessages(history as ChatMessage[], m, [])
 }
 
 function firstOf(items: RenderedItem[]): Pick<RenderedForModels, 'promptList' | 'prompt' | 'models'> {

@@ -257,3 +257,40 @@ describe('variant mode', () => {
     expect(needsWholeSplit(v(cfg))).toBe(whole)
   })
 })
+
+describe('ChatInferencer rows: one item per assistant turn', () => {
+  const dialogue = [
+    { role: 'system', content: 'Be brief.' },
+    { role: 'user', content: 'Hi' },
+    { role: 'assistant', content: 'Hello' },
+    { role: 'user', content: 'Bye' },
+    { role: 'assistant', content: 'Ciao' }
+  ]
+  const chat = (infer_mode: string) =>
+    prepare({ reader_cfg: { input_columns: ['dialogue'], output_column: null }, infer_cfg: { retriever: ZERO, inferencer: { type: 'ChatInferencer', infer_mode } }, test: [{ dialogue }] })
+
+  it('every: the model answers replace the dataset answers in later turns', () => {
+    const r = renderPreparedRow(chat('every'), 0, 0, MODELS)
+    expect(r.itemKind).toBe('turn')
+    expect(r.items!.map((it) => [it.turn, it.history])).toEqual([
+      [1, { source: 'model-output', answers: [] }],
+      [2, { source: 'model-output', answers: ['<model output 1>'] }]
+    ])
+  })
+
+  it("renders each request through the inferencer's chat parser: meta begin/end for an LM meta template", () => {
+    const r = renderPreparedRow(chat('last'), 0, 0, MODELS)
+    expect(r.items!.map((it) => it.models[0].text)).toEqual([
+      'Be brief.<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\nHello<|im_end|>\n<|im_start|>user\nBye<|im_end|>\n<|im_start|>assistant\n'
+    ])
+  })
+
+  it('sends a system message as part of the first user turn under the OpenCompass chat wrapper', () => {
+    const r = renderPreparedRow(chat('last'), 0, 0, MODELS)
+    expect(r.items![0].models[1].harness?.chatMessages).toEqual([
+      { role: 'user', content: 'Be brief.\nHi' },
+      { role: 'assistant', content: 'Hello' },
+      { role: 'user', content: 'Bye' }
+    ])
+  })
+})
