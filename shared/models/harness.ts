@@ -96,7 +96,11 @@ export function wrapperStopWords(h: HarnessSpec, profile: ModelProfile): string[
   const own = h.model_kwargs.stop_words
   if (Array.isArray(own)) for (const w of own) if (typeof w === 'string') words.add(w)
   const eos = profile.special_tokens.eos_token
-  if (typeof eos === 'string') words.add(h.wrapper === 'TurboMindModelwithChatTemplate' ? eos.trim() || eos : eos)
+  if (typeof eos === 'string') {
+    words.add(eos)
+    // TurboMind strips the blanks around the generation config's decoded eos words that start with one.
+    if (h.wrapper === 'TurboMindModelwithChatTemplate' && /^\s/.test(eos)) words.add(eos.trim())
+  }
   words.delete('')
   return [...words].sort()
 }

@@ -148,6 +148,15 @@ export async function profileFromOpenCompassModel(
   return { ok: true, profile: parsed.profile, warnings }
 }
 
+/** 'aisbench' or 'opencompass' when a .py/.yaml config imports from one of them (`from ais_bench… import …`). */
+async function familyOfConfigText(path: string): Promise<'opencompass' | 'aisbench' | undefined> {
+  if (!['.py', '.yaml', '.yml'].includes(extname(path).toLowerCase())) return undefined
+  const text = await readFile(path, 'utf8').catch(() => '')
+  if (/\bais_bench\b/.test(text)) return 'aisbench'
+  if (/\bopencompass\b/.test(text)) return 'opencompass'
+  return undefined
+}
+
 /** The config importer (main/services/config): reads Python/YAML configs without executing them. */
 const defaultLoadConfig: OpenCompassConfigLoader = async (path) => {
   const c = await loadConfig(path)
@@ -183,13 +192,15 @@ export async function importProfileFromOpenCompassConfig(
   const errors: ProfileError[] = []
   const warnings: ImportWarning[] = []
   const baseDir = dirname(resolve(path))
+  // A config keeps classes by name only; its imports say whose classes they are (as for dataset configs).
+  const family = opts.family ?? (await familyOfConfigText(path))
   for (let i = 0; i < models.length; i++) {
     const m = models[i]
     if (!m || typeof m !== 'object' || Array.isArray(m)) {
       errors.push({ path: `models.${i}`, message: 'a model must be a dict' })
       continue
     }
-    const r = await profileFromOpenCompassModel(m as Record<string, unknown>, { baseDir, index: Array.isArray(root.models) ? i : undefined, family: opts.family })
+    const r = await profileFromOpenCompassModel(m as Record<string, unknown>, { baseDir, index: Array.isArray(root.models) ? i : undefined, family })
     warnings.push(...r.warnings)
     if (r.ok) profiles.push(r.profile)
     else errors.push(...r.errors)

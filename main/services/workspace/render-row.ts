@@ -242,7 +242,10 @@ function renderModels(prompt: Prompt, prepared: Prepared, rowIndex: number, mode
     const r = renderHarness(mine ?? prompt, m, h, rowIndex, mode)
     const truncated = built.warnings
       .filter((w) => w.code === 'examples-truncated')
-      .map((w) => ({ ...engineProblem(w, 'warning'), message: `${h.wrapper} max_seq_len=${limit.maxSeqLen}: ${w.message}` }))
+      .map((w) => ({
+        ...engineProblem(w, 'warning'),
+        message: `${h.wrapper} max_seq_len=${limit.maxSeqLen}: ${w.message}${m.counter.count('').exact ? '' : ' Token counts are estimates here (no tokenizer.json): import the model folder for the exact cut.'}`
+      }))
     return truncated.length ? { ...r, problems: [...truncated, ...r.problems] } : r
   })
 }

@@ -57,7 +57,9 @@ describe('importProfileFromOpenCompassConfig', () => {
     if (!r.ok) return
     expect(r.profiles[0]).toMatchObject({ id: 'llama-3.1-8b-instruct-vllm', format: 'hf-chat-template', context_length: 8192, special_tokens: { bos_token: '<|begin_of_text|>' } })
     // build_model_from_cfg drops type, abbr, run_cfg, batch_size and (OpenCompass) max_out_len.
+    // The config file imports from opencompass, so the wrapper is OpenCompass's.
     expect(r.profiles[0].harness).toEqual({
+      name: 'opencompass',
       wrapper: 'VLLMwithChatTemplate',
       model_kwargs: { path: 'meta-llama/Llama-3.1-8B-Instruct', meta_template: meta, max_seq_len: 8192, chat_template_kwargs: { date_string: '01 Jan 2025' } }
     })
