@@ -80,7 +80,9 @@ export function importConfig(text: string, options: ImportOptions): ImportedConf
   }
   const variables: Record<string, Json> = {}
   for (const [k, v] of values) variables[k] = toJson(v)
-  return { datasets: findDatasets(values), models: findModels(values), variables, diagnostics, inputs }
+  const datasets = findDatasets(values)
+  if (datasets.some((d) => d.variable !== 'datasets')) diagnostics.push(...duplicateDatasetWarnings(datasets, values, file))
+  return { datasets, models: findModels(values), variables, diagnostics, inputs }
 }
 
 /** A bare dataset dict or a list of them is accepted as well as an object of named variables. */
@@ -183,14 +185,54 @@ function collect(values: Map<string, PyValue>, names: (n: string) => boolean, ac
   return out
 }
 
+/** Every dict item of the matching variables, repeats kept (upstream's `datasets += cfg[k]`). */
+function collectAll(values: Map<string, PyValue>, names: (n: string) => boolean): { variable: string; index: number; value: PyDict }[] {
+  const out: { variable: string; index: number; value: PyDict }[] = []
+  for (const [name, v] of values) {
+    if (!names(name) || !(v instanceof PyList || v instanceof PyTuple)) continue
+    v.items.forEach((x, index) => {
+      if (x instanceof PyDict) out.push({ variable: name, index, value: x })
+    })
+  }
+  return out
+}
+
+/** Datasets listed more than once (the same dict reached through two `*_datasets` variables): say so. */
+function duplicateDatasetWarnings(datasets: DatasetConfig[], values: Map<string, PyValue>, file: string): Diagnostic[] {
+  const byDict = new Map<PyValue, string[]>()
+  for (const d of datasets) {
+    const dict = (values.get(d.variable) as PyList | PyTuple).items[d.index]
+    byDict.set(dict, [...(byDict.get(dict) ?? []), `${d.variable}[${d.index}]`])
+  }
+  const out: Diagnostic[] = []
+  for (const [dict, places] of byDict) {
+    if (places.length < 2) continue
+    const abbr = dict instanceof PyDict ? dict.get('abbr') : undefined
+    out.push({
+      file,
+      line: 1,
+      column: 1,
+      severity: 'warning',
+      message: `dataset ${typeof abbr === 'string' ? `'${abbr}' ` : ''}is listed ${places.length} times (${places.join(', ')}): upstream's --datasets concatenates every *_datasets variable, so it runs it ${places.length} times too`
+    })
+  }
+  return out
+}
+
 const str = (j: Json | undefined): string | undefined => (typeof j === 'string' ? j : undefined)
 const num = (j: Json | undefined): number | undefined => (typeof j === 'number' ? j : undefined)
 const obj = (j: Json | undefined): Record<string, Json> => (j && typeof j === 'object' && !Array.isArray(j) ? j : {})
 
+/**
+ * The datasets a config runs, as upstream lists them. A run config's top-level `datasets` is what
+ * `opencompass run CONFIG` / `ais_bench CONFIG` run. For a dataset config, `--datasets NAME` concatenates every
+ * variable whose name ends in `_datasets`, in definition order, without removing repeats: a dataset reached
+ * through two such variables (an imported `x_datasets` and a local list holding the same dicts) is run twice,
+ * and is listed twice here (with a warning, see duplicateDatasetWarnings).
+ */
 function findDatasets(values: Map<string, PyValue>): DatasetConfig[] {
-  // A top-level `datasets` is what OpenCompass runs; otherwise every `*_datasets` list counts.
   const hasRunList = collect(values, (n) => n === 'datasets', isDatasetDict).length > 0
-  const picked = collect(values, hasRunList ? (n) => n === 'datasets' : (n) => n.endsWith('_datasets') || n === 'datasets', isDatasetDict)
+  const picked = hasRunList ? collect(values, (n) => n === 'datasets', isDatasetDict) : collectAll(values, (n) => n.endsWith('_datasets'))
   return picked.map(({ variable, index, value }) => {
     const raw = obj(normalizeTypes(toJson(value)))
     return {

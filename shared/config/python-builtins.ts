@@ -440,8 +440,17 @@ export function method(obj: PyValue, name: string): PyBuiltin | undefined {
       case 'split':
         return m((a, kw) => {
           const sep = a[0] ?? kw.get('sep') ?? null
-          if (sep === null) return new PyList(obj.split(/\s+/).filter(Boolean))
-          return new PyList(obj.split(pyStr(sep)))
+          const max = toInt(a[1] ?? kw.get('maxsplit') ?? -1)
+          if (sep === null) {
+            const words = obj.split(/\s+/).filter(Boolean)
+            if (max < 0 || words.length <= max + 1) return new PyList(words)
+            // The rest after maxsplit words keeps its inner whitespace (leading whitespace stripped).
+            const rest = obj.replace(new RegExp(`^\\s*(?:\\S+\\s+){${max}}`), '')
+            return new PyList([...words.slice(0, max), rest])
+          }
+          const parts = obj.split(pyStr(sep))
+          if (max < 0 || parts.length <= max + 1) return new PyList(parts)
+          return new PyList([...parts.slice(0, max), parts.slice(max).join(pyStr(sep))])
         })
       case 'splitlines':
         return m(() => new PyList(obj.split(/\r\n|\r|\n/).filter((_, i, arr) => i < arr.length - 1 || arr[i] !== '')))
@@ -589,6 +598,9 @@ export function method(obj: PyValue, name: string): PyBuiltin | undefined {
     switch (name) {
       case 'copy':
         return m(() => shallowCopy(obj))
+      case 'deepcopy':
+        // mmengine hands values imported from base configs over as ConfigDict (addict), which has deepcopy().
+        return m(() => deepCopy(obj))
       case 'update':
         return m((a, kw) => {
           for (const [k, v] of dictFrom(a, kw).entries()) obj.set(k, v)

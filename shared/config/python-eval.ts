@@ -12,7 +12,7 @@ import type { Comprehension, Expr, FormattedValue, Param, Stmt } from './python-
 import { Budget, BudgetExceeded, withBudget } from './python-budget'
 import { EXCEPTION_NAMES, STDLIB_MODULES, add, iterate, makeBuiltins, method, moduleAttribute, pyCompare } from './python-builtins'
 import { formatSpec, percentFormat } from './python-format'
-import { parseModule } from './python-parser'
+import { parseExpression, parseModule } from './python-parser'
 import {
   PyBuiltin,
   PyDict,
@@ -24,6 +24,7 @@ import {
   PyRef,
   PySet,
   PyTuple,
+  deepCopy,
   pyEquals,
   pyRepr,
   pyStr,
@@ -140,6 +141,18 @@ class Interpreter {
       return d
     })
     this.builtins.set('open', new PyBuiltin('open', (a, kw, at) => this.open(a, kw, at)))
+    // eval(text) of an expression (MedBench builds evaluator class names this way), in the caller's scope.
+    this.builtins.set('eval', new PyBuiltin('eval', (a, _kw, at) => {
+      if (typeof a[0] !== 'string') throw new PyError('TypeError: eval() arg 1 must be a string')
+      if (a.length > 1) throw new PyError('eval() with globals or locals is outside the supported config subset')
+      let expr: Expr
+      try {
+        expr = parseExpression(a[0].trim(), at)
+      } catch (e) {
+        throw new PyError(`SyntaxError: ${e instanceof Error ? e.message : String(e)} (in eval)`, at)
+      }
+      return this.eval(expr)
+    }))
     this.builtins.set('__file__', file)
     this.builtins.set('__name__', '__main__')
   }
@@ -423,11 +436,13 @@ class Interpreter {
   private fromImport(s: Extract<Stmt, { kind: 'from' }>, inReadBase: boolean): void {
     const modulePath = '.'.repeat(s.level) + s.module
     if (inReadBase || s.level > 0) {
-      if (!inReadBase) this.fail('relative imports of configs must sit inside `with read_base():`', s)
+      if (!inReadBase) this.diag('a relative import of a config outside `with read_base():` is read as if it sat inside it', s.line, s.column, 'warning')
       const mod = this.loadConfigModule(modulePath, s)
       if (!mod) return
+      // mmengine hands base-config values over as copies (it converts them to ConfigDict), so a config that
+      // edits an imported dataset never changes what another config imports from the same base.
       if (s.names === '*') {
-        for (const [k, v] of mod.vars) if (!k.startsWith('_')) this.set(k, v)
+        for (const [k, v] of mod.vars) if (!k.startsWith('_')) this.set(k, deepCopy(v))
         return
       }
       for (const n of s.names) {
@@ -435,7 +450,7 @@ class Interpreter {
           this.diag(`cannot import name '${n.name}' from '${modulePath}' (${mod.file})`, s.line, s.column)
           continue
         }
-        this.set(n.asname ?? n.name, mod.vars.get(n.name) as PyValue)
+        this.set(n.asname ?? n.name, deepCopy(mod.vars.get(n.name) as PyValue))
       }
       return
     }
@@ -697,6 +712,8 @@ class Interpreter {
     if (obj instanceof PyRef) return new PyRef(name, `${obj.module}.${obj.name}`)
     const m = method(obj, name)
     if (m) return m
+    // ConfigDict (what mmengine makes of dicts imported from base configs) reads keys as attributes.
+    if (obj instanceof PyDict && obj.has(name)) return obj.get(name) as PyValue
     this.fail(`AttributeError: '${typeName(obj)}' object has no attribute '${name}'`, at)
   }
 
@@ -820,6 +837,8 @@ class Interpreter {
             return d
           }
           if (bothNum) return x | y
+          // `str | None` in an annotation: a union of types stands for its first type.
+          if ((a instanceof PyBuiltin || a instanceof PyRef || a === null) && (b instanceof PyBuiltin || b instanceof PyRef || b === null)) return a
           break
         case '&':
           if (bothNum) return x & y

@@ -50,8 +50,8 @@ export function parseModule(src: string): { body: Stmt[]; error?: ParseError } {
   }
 }
 
-/** Parses a standalone expression (f-string replacement fields); positions are shifted to `origin`. */
-function parseExpression(src: string, origin: Pos): Expr {
+/** Parses a standalone expression (f-string replacement fields, eval()); positions are shifted to `origin`. */
+export function parseExpression(src: string, origin: Pos): Expr {
   const lexed = tokenize(src.replace(/\n/g, ' '))
   if (lexed.error) throw new Fail(lexed.error.message, origin.line, origin.column + lexed.error.column - 1)
   const toks = lexed.tokens

@@ -43,10 +43,18 @@ describe('importConfig', () => {
     expect(r.datasets.map((d) => d.abbr)).toEqual(['a'])
   })
 
-  it('collects every *_datasets list when there is no `datasets`, each dict once', () => {
+  it('lists a dataset reached through two *_datasets variables twice, as upstream --datasets runs it, and says so', () => {
     const src = "a_datasets = [dict(abbr='a', infer_cfg=dict())]\nall_datasets = a_datasets + [dict(abbr='b', infer_cfg=dict())]"
     const r = importConfig(src, { file: 'c.py', format: 'python' })
-    expect(r.datasets.map((d) => d.abbr)).toEqual(['a', 'b'])
+    expect(r.datasets.map((d) => d.abbr)).toEqual(['a', 'a', 'b'])
+    expect(r.diagnostics).toEqual([
+      expect.objectContaining({ severity: 'warning', message: expect.stringContaining("dataset 'a' is listed 2 times (a_datasets[0], all_datasets[0])") })
+    ])
+  })
+
+  it('keeps a dataset dict without infer_cfg in a *_datasets list (custom datasets), as upstream lists it', () => {
+    const src = "x_datasets = [dict(abbr='a', path='data/a.jsonl', data_type='mcq', infer_method='gen')]"
+    expect(importConfig(src, { file: 'c.py', format: 'python' }).datasets.map((d) => d.abbr)).toEqual(['a'])
   })
 
   it('shortens dotted type paths of dumped configs to class names', () => {
