@@ -107,7 +107,7 @@ async function render(
     })
     const counting = (async function* () {
       for await (const l of lines) {
-        if (l.prompt === null) problems++
+        if (failed(l)) problems++
         yield l
       }
     })()
@@ -115,11 +115,20 @@ async function render(
     io.stderr(`wrote ${r.lines} lines to ${target}\n`)
   } else {
     for await (const { line, parts } of serializeLines(lines, ws.mediaEncoder(media, null))) {
-      if (line.prompt === null) problems++
+      if (failed(line)) problems++
       for (const p of parts) io.stdout(typeof p === 'string' ? p : Buffer.from(p.buffer, p.byteOffset, p.byteLength).toString('latin1'))
     }
   }
   if (problems) io.stderr(`${problems} line(s) could not be rendered; see their "problems"\n`)
-  return problems ? 1 : 0
+  // A config that stopped at an error still yields the datasets built before it; they are rendered, but the
+  // run failed: the rest of the config is missing.
+  const configErrors = summary.problems.filter((x) => x.severity === 'error' && x.code === 'config').length
+  if (configErrors) io.stderr(`the config has ${configErrors} error(s) (above); only the datasets built before them were rendered\n`)
+  return problems || configErrors ? 1 : 0
+}
+
+/** A line that carries no usable prompt: none at all, or one written empty beside an error problem. */
+function failed(line: { prompt: unknown; problems?: { severity: string }[] }): boolean {
+  return line.prompt === null || (line.prompt === '' && (line.problems ?? []).some((p) => p.severity === 'error'))
 }
 

@@ -23,7 +23,7 @@ import type {
 } from '../../../shared/api/types'
 import type { TemplateEdit, TemplatePreview, TemplateTarget } from '../../../shared/api/types'
 import type { MediaInfo, MediaPeaks, MediaResult, MediaSource } from '../../../shared/api/types'
-import { isEngineError, preparePipeline, toPlainJson, type EngineError, type Prepared, type Row } from '../../../shared/engine'
+import { decodeLabelDicts, isEngineError, preparePipeline, toPlainJson, type EngineError, type Prepared, type Row } from '../../../shared/engine'
 import type { Host } from '../../api/host'
 import { appVersion, demoProjectDir } from '../app-paths'
 import { loadConfig } from '../config/load-config-async'
@@ -490,7 +490,8 @@ export class Workspace {
     const base = {
       family: v.family,
       reader_cfg: v.reader_cfg as any,
-      infer_cfg: v.infer_cfg,
+      // Templates keyed by int/bool labels ({0: '…', 1: '…'}) arrive as {"__label_dict__": …}; the engine takes typed keys.
+      infer_cfg: decodeLabelDicts(v.infer_cfg),
       // ZeroRetriever never reads the train split; skipping it lets a huge single-split dataset render at all.
       train: v.infer_cfg.retriever?.type === 'ZeroRetriever' ? [] : await this.trainRows(p),
       meta_template: null,
