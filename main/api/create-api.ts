@@ -48,6 +48,8 @@ export function createApi(host: Host, opts: { startPath?: string; appRoot?: stri
     'template.apply': (q) => ws.templateApply(q.target, q.text),
     'template.revert': (t) => ws.templateRevert(t),
     'template.exportConfig': (q) => ws.templateExport(q),
+    'builder.check': (r) => ws.builderCheck(r),
+    'builder.save': (r) => ws.builderSave(r),
     'task.cancel': (id) => ws.tasks.cancel(id),
     'media.probe': (src) => ws.mediaProbe(src),
     'media.peaks': (q) => ws.mediaPeaks(q)

@@ -23,6 +23,8 @@ export const API_CHANNELS = [
   'template.apply',
   'template.revert',
   'template.exportConfig',
+  'builder.check',
+  'builder.save',
   'task.cancel',
   'media.probe',
   'media.peaks'

@@ -15,7 +15,7 @@ import type {
   RowPage,
   RowRender
 } from './types'
-import type { TemplateApplyResult, TemplateDoc, TemplatePreview } from './types'
+import type { BuilderCheck, BuilderSaved, TemplateApplyResult, TemplateDoc, TemplatePreview } from './types'
 import type { MediaInfo, MediaPeaks, MediaResult } from './types'
 
 const path = z.string().min(1).max(4096).refine((s) => !s.includes('\0'), 'path contains NUL')
@@ -35,6 +35,25 @@ const rowFilter = z
     maxChars: count.optional(),
     minTokens: count.optional(),
     maxTokens: count.optional()
+  })
+  .strict()
+const column = z.string().min(1).max(300)
+const recipe = z
+  .object({
+    abbr: z.string().min(1).max(120).regex(/^[\w.-]+$/, 'letters, digits, _ . - only'),
+    shape: z.enum(['string', 'dialogue']),
+    roles: z.object({ question: column.optional(), choices: z.array(column).max(26), answer: column.optional(), context: column.optional() }).strict(),
+    sections: z
+      .array(
+        z.object({ id: z.string().min(1).max(64), name: z.string().max(120), template: z.string().max(100_000), enabled: z.boolean(), wraps: z.array(z.string().max(64)).max(32).optional() }).strict()
+      )
+      .max(64),
+    selector: z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('none') }).strict(),
+      z.object({ kind: z.literal('fixed'), ids: z.array(z.number().int().min(0).max(1e9)).min(1).max(64) }).strict(),
+      z.object({ kind: z.literal('random'), k: z.number().int().min(1).max(64), seed: z.number().int().min(0).max(2 ** 31) }).strict(),
+      z.object({ kind: z.literal('bm25'), k: z.number().int().min(1).max(64) }).strict()
+    ])
   })
   .strict()
 const rowSort = z.object({ by: z.string().min(1).max(300), dir: z.enum(['asc', 'desc']) }).strict()
@@ -120,6 +139,8 @@ export const contract = {
   'template.apply': call<TemplateApplyResult>()(z.tuple([z.object({ target: templateTarget, text: templateText })])),
   'template.revert': call<TemplateApplyResult>()(z.tuple([templateTarget])),
   'template.exportConfig': call<ExportResult>()(z.tuple([z.object({ variantId: id, destination: z.enum(['dialog', 'download']) })])),
+  'builder.check': call<BuilderCheck>()(z.tuple([recipe])),
+  'builder.save': call<BuilderSaved>()(z.tuple([recipe])),
   'task.cancel': call<boolean>()(z.tuple([id])),
   'media.probe': call<MediaResult<MediaInfo>>()(z.tuple([mediaSource])),
   'media.peaks': call<MediaResult<MediaPeaks>>()(z.tuple([z.object({ path, n: z.number().int().min(16).max(4096) }).strict()]))

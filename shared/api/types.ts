@@ -1,5 +1,6 @@
 // Result and event payload types of the PromptLoom API. Plain data only: every value crosses a process boundary
 // (Electron IPC structured clone, or JSON over HTTP in browser mode).
+import type { FieldSchema, SchemaIssue } from '../builder/schema'
 
 export type HostMode = 'electron' | 'browser'
 
@@ -280,6 +281,25 @@ export interface TemplatePreview {
   render: RowRender | null
   /** Diagnostics of each edit, in the order the edits were given. */
   diagnostics: TemplateDiagnostic[][]
+}
+
+/** The prompt builder's check of a recipe against the open dataset. */
+export interface BuilderCheck {
+  /** The recipe as the variant editor's text (ice_template, prompt_template, retriever, inferencer). */
+  variantText: string
+  schema: FieldSchema[]
+  /** Placeholders no column fills, each at its place. */
+  issues: SchemaIssue[]
+  /** Rows that do not satisfy the schema, grouped by what is wrong, with a few row numbers. */
+  rowIssues: { code: SchemaIssue['code']; field: string; severity: 'error' | 'warning'; message: string; count: number; rows: number[] }[]
+  rowsChecked: number
+  totalRows: number
+}
+
+/** Where the builder wrote the config and its JSON Schema. */
+export interface BuilderSaved {
+  config: string
+  schema: string
 }
 
 export interface TemplateApplyResult {

@@ -21,7 +21,7 @@ import type {
   RowRender,
   RowSort
 } from '../../../shared/api/types'
-import type { TemplateEdit, TemplatePreview, TemplateTarget } from '../../../shared/api/types'
+import type { BuilderCheck, BuilderSaved, TemplateEdit, TemplatePreview, TemplateTarget } from '../../../shared/api/types'
 import type { MediaInfo, MediaPeaks, MediaResult, MediaSource } from '../../../shared/api/types'
 import { decodeLabelDicts, isEngineError, preparePipeline, toPlainJson, type EngineError, type Prepared, type Row } from '../../../shared/engine'
 import type { Host } from '../../api/host'
@@ -32,6 +32,8 @@ import { openDataset, type DatasetHandle } from '../datasets'
 import type { CurationDb } from '../store/curation-db'
 import { migrateLegacyStore, openProjectStore } from '../store/project-store'
 import { storeCandidates } from '../store/store-location'
+import { checkRecipe, saveRecipe } from './prompt-builder'
+import type { Recipe } from '../../../shared/builder'
 import { CurationState } from './curation'
 import { exportLines, writeExport, type ExportOptions } from './export'
 import { checkMediaEncoding, MediaEncoder } from '../export/media-encoder'
@@ -578,6 +580,18 @@ export class Workspace {
   /** Waveform peaks of an audio file under the opened roots. */
   mediaPeaks(q: { path: string; n: number }): Promise<MediaResult<MediaPeaks>> {
     return peaksOf(this.roots(), q.path, q.n)
+  }
+
+  /** The prompt builder: the recipe checked against this dataset (schema, unfilled placeholders, rows). */
+  async builderCheck(recipe: Recipe): Promise<BuilderCheck> {
+    const p = this.need()
+    return checkRecipe(p.dataset, p.testSplit, p.summary.dataset.columns.map((c) => c.name), recipe)
+  }
+
+  /** The prompt builder's recipe saved as an OpenCompass config + JSON Schema beside the dataset. */
+  async builderSave(recipe: Recipe): Promise<BuilderSaved> {
+    const p = this.need()
+    return saveRecipe(p.dataset.path, p.spec.configFile, recipe)
   }
 
   async templateExport(q: { variantId: string; destination: 'dialog' | 'download' }): Promise<ExportResult> {
