@@ -26,13 +26,14 @@ function text(r: InspectReport): string {
   for (const s of r.splits) out.push(`  split ${s.name}: ${s.rowCount} rows (${s.files.length} file${s.files.length === 1 ? '' : 's'})`)
   out.push('columns:')
   const w = Math.max(4, ...r.columns.map((c) => c.name.length))
-  for (const c of r.columns) out.push(`  ${c.name.padEnd(w)}  ${c.type.padEnd(7)}  present in ${c.present}`)
+  for (const c of r.columns) out.push(`  ${c.name.padEnd(w)}  ${c.type.padEnd(7)}  present in ${c.present}${c.media ? `   ${c.media} (media: shown as media, never prompt text)` : ''}`)
   const m = r.media
   out.push(`media references: ${m.total}`)
   if (m.total > 0) {
     out.push(`  files checked ${m.checked}${m.truncated ? ' (capped)' : ''}: resolved ${m.resolved}, missing ${m.missing}, refused ${m.refused}`)
     if (m.offline) out.push(`  http(s): ${m.offline} (not fetched: offline)`)
     if (m.inline) out.push(`  inline (data: URL / base64): ${m.inline}`)
+    if (m.embedded) out.push(`  embedded bytes (Parquet binary, HF Image/Audio): ${m.embedded}`)
     for (const p of m.problems) out.push(`  ${p.code === 'media-missing' ? 'missing' : 'refused'}: ${p.file}, row ${p.row}, column ${p.column}: ${p.value} — ${p.reason}`)
   }
   const errs = r.errors

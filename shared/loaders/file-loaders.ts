@@ -9,7 +9,11 @@ import { jsonLoadsLine, pyLines } from './mm-custom'
 import { PyError, keyError } from './py'
 import type { LoaderResult } from './types'
 
-const plain = (rows: Record<string, unknown>[]): LoaderResult => ({ ...fromList(rows), upstreamImageRoot: null, imageRoot: null })
+const plain = (rows: Record<string, unknown>[]): LoaderResult => ({
+  ...fromList(rows),
+  upstreamImageRoot: null,
+  imageRoot: null
+})
 
 function jsonLoad(text: string): any {
   try {
@@ -20,7 +24,8 @@ function jsonLoad(text: string): any {
 }
 
 /** Python dict key lookup on a parsed JSON object (ints and strs are different keys there, one kind in JSON). */
-const hasKey = (o: unknown, k: unknown): boolean => !!o && typeof o === 'object' && Object.prototype.hasOwnProperty.call(o, String(k))
+const hasKey = (o: unknown, k: unknown): boolean =>
+  !!o && typeof o === 'object' && Object.prototype.hasOwnProperty.call(o, String(k))
 
 export async function loadTextVQA(kwargs: Record<string, unknown>, io: LoaderIO): Promise<LoaderResult> {
   const path = await getDataPath(String(kwargs.path), io)
@@ -40,8 +45,13 @@ export async function loadTextVQA(kwargs: Record<string, unknown>, io: LoaderIO)
     line.answer = gt.get(k)
     let imageUrl: string
     if (kwargs.image_type === 'image_path') imageUrl = line.image
-    else if (kwargs.image_type === 'image_base64') imageUrl = io.base64(await io.readBytes(pabspath(String(line.image), io.cwd)))
-    else throw new PyError('UnboundLocalError', "cannot access local variable 'image_url' where it is not associated with a value")
+    else if (kwargs.image_type === 'image_base64')
+      imageUrl = io.base64(await io.readBytes(pabspath(String(line.image), io.cwd)))
+    else
+      throw new PyError(
+        'UnboundLocalError',
+        "cannot access local variable 'image_url' where it is not associated with a value"
+      )
     line.image_url = imageUrl
     line.content = AIS_IMAGE_START + imageUrl + AIS_CONTENT_TAG + AIS_TEXT_START + line.question + AIS_CONTENT_TAG
     out.push(line)
@@ -81,7 +91,8 @@ const TEXT_MAP: Record<number, string> = { 2: 'two', 3: 'three', 4: 'four', 5: '
 export async function loadVideoBench(kwargs: Record<string, unknown>, io: LoaderIO): Promise<LoaderResult> {
   const path = await getDataPath(String(kwargs.path), io)
   const ansPath = path + '/answer/ANSWER.json'
-  if (!(await io.exists(ansPath))) throw new PyError('FileNotFoundError', 'Cannot find answer file, Please check your datasets!')
+  if (!(await io.exists(ansPath)))
+    throw new PyError('FileNotFoundError', 'Cannot find answer file, Please check your datasets!')
   const answers = jsonLoad(await io.readText(ansPath))
   const out: Record<string, unknown>[] = []
   for (const sub of await globSuffix(path.replace(/\/+$/, ''), 'new.json', io)) {
@@ -91,7 +102,8 @@ export async function loadVideoBench(kwargs: Record<string, unknown>, io: Loader
         const d = data[key]
         const vp = String(d.vid_path).split('/')
         const datasetName = vp[vp.length - 2]
-        if (datasetName === undefined || !hasKey(answers, datasetName) || !hasKey(answers[datasetName], key)) throw new Error('missing answer')
+        if (datasetName === undefined || !hasKey(answers, datasetName) || !hasKey(answers[datasetName], key))
+          throw new Error('missing answer')
         const answer = answers[datasetName][key]
         const choices = Object.entries(d.choices as Record<string, unknown>).filter(([, v]) => v !== null)
         let prompt = choices.length === 6 ? 'Choices: ' : ' '
@@ -103,11 +115,23 @@ export async function loadVideoBench(kwargs: Record<string, unknown>, io: Loader
         if ([2, 3, 5].includes(choices.length)) prompt += ' '
         let videoUrl: string
         if (kwargs.video_type === 'video_path') videoUrl = d.vid_path
-        else if (kwargs.video_type === 'video_base64') throw new PyError('NotImplementedError', 'VideoBenchDataset video_type="video_base64" decodes frames with OpenCV, which PromptLoom does not reproduce')
+        else if (kwargs.video_type === 'video_base64')
+          throw new PyError(
+            'NotImplementedError',
+            'VideoBenchDataset video_type="video_base64" decodes frames with OpenCV, which PromptLoom does not reproduce'
+          )
         else throw new Error('video_type must be video_path or video_base64')
         if (typeof d.question !== 'string') throw new Error('question not a str')
-        const content = AIS_VIDEO_START + videoUrl + AIS_CONTENT_TAG + AIS_TEXT_START + d.question + prompt + AIS_CONTENT_TAG
-        out.push({ video_url: videoUrl, video_id: String(d.video_id), question: d.question, choices_prompt: prompt, content, answer })
+        const content =
+          AIS_VIDEO_START + videoUrl + AIS_CONTENT_TAG + AIS_TEXT_START + d.question + prompt + AIS_CONTENT_TAG
+        out.push({
+          video_url: videoUrl,
+          video_id: String(d.video_id),
+          question: d.question,
+          choices_prompt: prompt,
+          content,
+          answer
+        })
       } catch (e) {
         if (e instanceof PyError && e.type === 'NotImplementedError') throw e
         throw new PyError('ValueError', 'Please check your datasets!')

@@ -19,7 +19,12 @@ const NULL: T = { k: 'null' }
 function typeOf(v: unknown): T {
   if (v === null || v === undefined) return NULL
   if (typeof v === 'boolean') return { k: 'bool' }
-  if (v instanceof NpInt || typeof v === 'bigint' || (typeof v === 'number' && Number.isInteger(v) && !Object.is(v, -0))) return { k: 'int' }
+  if (
+    v instanceof NpInt ||
+    typeof v === 'bigint' ||
+    (typeof v === 'number' && Number.isInteger(v) && !Object.is(v, -0))
+  )
+    return { k: 'int' }
   if (typeof v === 'number' || v instanceof PyFloat) return { k: 'float' }
   if (typeof v === 'string') return { k: 'str' }
   if (v instanceof Uint8Array) return { k: 'bytes' }
@@ -46,8 +51,16 @@ function unify(a: T, b: T, sample: unknown): T {
   }
   if ((a.k === 'int' && b.k === 'float') || (a.k === 'float' && b.k === 'int')) return { k: 'float' }
   const want = a.k === 'str' ? 'string' : a.k === 'float' ? 'double' : a.k === 'int' ? 'int64' : a.k
-  const got = typeof sample === 'string' ? 'str' : sample instanceof PyFloat || typeof sample === 'number' ? 'float' : typeof sample
-  throw new PyError('ArrowInvalid', `Could not convert ${typeof sample === 'string' ? `'${sample}'` : cellStr(sample)} with type ${got}: tried to convert to ${want}`)
+  const got =
+    typeof sample === 'string'
+      ? 'str'
+      : sample instanceof PyFloat || typeof sample === 'number'
+        ? 'float'
+        : typeof sample
+  throw new PyError(
+    'ArrowInvalid',
+    `Could not convert ${typeof sample === 'string' ? `'${sample}'` : cellStr(sample)} with type ${got}: tried to convert to ${want}`
+  )
 }
 
 function convert(v: unknown, t: T): unknown {

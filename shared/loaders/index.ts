@@ -51,6 +51,7 @@ export function loaderFor(type: string | undefined): LoaderFn | null {
  */
 export function checkReaderColumns(columns: string[], readerCfg: Record<string, unknown>): PyError | null {
   const out = readerCfg.output_column
-  if (typeof out === 'string' && out && !columns.includes(out)) return new PyError('ValueError', `Column '${out}' doesn't exist.`)
+  if (typeof out === 'string' && out && !columns.includes(out))
+    return new PyError('ValueError', `Column '${out}' doesn't exist.`)
   return null
 }

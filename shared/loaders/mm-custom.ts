@@ -36,7 +36,11 @@ export function jsonLoadsLine(line: string): any {
 }
 
 function invalid(path: string): PyError {
-  return new PyError('AISBenchConfigError', `[${CFG_008}]invalid mm custom dataset. Invalid dataset: ${path} , please check whether the dataset is a MM-style dataset!`, CFG_008)
+  return new PyError(
+    'AISBenchConfigError',
+    `[${CFG_008}]invalid mm custom dataset. Invalid dataset: ${path} , please check whether the dataset is a MM-style dataset!`,
+    CFG_008
+  )
 }
 
 export async function loadMMCustom(kwargs: Record<string, unknown>, io: LoaderIO): Promise<LoaderResult> {
@@ -46,7 +50,14 @@ export async function loadMMCustom(kwargs: Record<string, unknown>, io: LoaderIO
   const lines = pyLines(text)
   for (const l of lines) {
     const o = jsonLoadsLine(l)
-    if (!o || typeof o !== 'object' || !('type' in o) || !('path' in o) || !['image', 'video', 'audio'].includes(o.type)) throw invalid(path)
+    if (
+      !o ||
+      typeof o !== 'object' ||
+      !('type' in o) ||
+      !('path' in o) ||
+      !['image', 'video', 'audio'].includes(o.type)
+    )
+      throw invalid(path)
   }
   const out: Record<string, unknown>[] = []
   for (const l of lines) {
@@ -58,12 +69,19 @@ export async function loadMMCustom(kwargs: Record<string, unknown>, io: LoaderIO
     } else if (mmType === 'base64') {
       for (const p of line.path) {
         if (kind === 'video') {
-          throw new PyError('NotImplementedError', 'MMCustomDataset mm_type="base64" for video decodes frames with OpenCV, which PromptLoom does not reproduce')
+          throw new PyError(
+            'NotImplementedError',
+            'MMCustomDataset mm_type="base64" for video decodes frames with OpenCV, which PromptLoom does not reproduce'
+          )
         }
         content += TAG[kind] + io.base64(await io.readBytes(pabspath(String(p), io.cwd))) + AIS_CONTENT_TAG
       }
     } else {
-      throw new PyError('AISBenchConfigError', `[${CFG_008}]invalid mm custom dataset. Param 'mm_type' does not match the data type of dataset: ${path} , please check it!`, CFG_008)
+      throw new PyError(
+        'AISBenchConfigError',
+        `[${CFG_008}]invalid mm custom dataset. Param 'mm_type' does not match the data type of dataset: ${path} , please check it!`,
+        CFG_008
+      )
     }
     if (!('question' in line)) throw keyError('question')
     content += AIS_TEXT_START + line.question

@@ -5,7 +5,25 @@
 import { NpInt, NaN_, PyError, PyFloat } from './py'
 
 const NA_VALUES = new Set([
-  '', '#N/A', '#N/A N/A', '#NA', '-1.#IND', '-1.#QNAN', '-NaN', '-nan', '1.#IND', '1.#QNAN', '<NA>', 'N/A', 'NA', 'NULL', 'NaN', 'None', 'n/a', 'nan', 'null'
+  '',
+  '#N/A',
+  '#N/A N/A',
+  '#NA',
+  '-1.#IND',
+  '-1.#QNAN',
+  '-NaN',
+  '-nan',
+  '1.#IND',
+  '1.#QNAN',
+  '<NA>',
+  'N/A',
+  'NA',
+  'NULL',
+  'NaN',
+  'None',
+  'n/a',
+  'nan',
+  'null'
 ])
 const INT = /^\s*[+-]?\d+\s*$/
 const FLOAT = /^\s*[+-]?(\d+\.?\d*([eE][+-]?\d+)?|\.\d+([eE][+-]?\d+)?|inf|infinity)\s*$/i
@@ -92,7 +110,12 @@ function typeColumn(raw: Array<string | null>): { dtype: Dtype; cells: unknown[]
   if (allNa) return { dtype: 'float64', cells: raw.map(() => NaN_()) }
   if (ints && !na) return { dtype: 'int64', cells: raw.map((v) => new NpInt(Number.parseInt(v!, 10))) }
   if (ints || floats) {
-    return { dtype: 'float64', cells: raw.map((v) => (v === null ? NaN_() : pyFloat(Number(v.trim().replace(/^([+-]?)inf(inity)?$/i, '$1Infinity'))))) }
+    return {
+      dtype: 'float64',
+      cells: raw.map((v) =>
+        v === null ? NaN_() : pyFloat(Number(v.trim().replace(/^([+-]?)inf(inity)?$/i, '$1Infinity')))
+      )
+    }
   }
   if (bools && !na) return { dtype: 'bool', cells: raw.map((v) => TRUE.has(v!)) }
   return { dtype: 'object', cells: raw.map((v) => (v === null ? NaN_() : bools ? TRUE.has(v) : v)) }
@@ -112,7 +135,10 @@ export function readTsv(text: string): DataFrame {
   for (let r = 1; r < recs.length; r++) {
     const rec = recs[r]
     if (rec.length > columns.length) {
-      throw new PyError('ParserError', `Error tokenizing data. C error: Expected ${columns.length} fields in line ${r + 1}, saw ${rec.length}`)
+      throw new PyError(
+        'ParserError',
+        `Error tokenizing data. C error: Expected ${columns.length} fields in line ${r + 1}, saw ${rec.length}`
+      )
     }
     for (let c = 0; c < columns.length; c++) {
       const f = rec[c]

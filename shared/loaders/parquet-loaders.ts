@@ -2,13 +2,24 @@
 // RealworldQADataset (realworldqa.py), the RefCOCO family (refcoco/), MMMUDataset (mmmu.py). Hugging Face image
 // structs arrive as {bytes: Uint8Array, path}; bytes are written unchanged where upstream writes them unchanged.
 import { strFormat } from '../config/python-format'
-import { AIS_CONTENT_TAG, AIS_IMAGE_START, AIS_TEXT_START, AIS_VIDEO_START, type Msg, getContentStr } from './ais-content'
+import {
+  AIS_CONTENT_TAG,
+  AIS_IMAGE_START,
+  AIS_TEXT_START,
+  AIS_VIDEO_START,
+  type Msg,
+  getContentStr
+} from './ais-content'
 import { fromList } from './from-list'
 import { type LoaderIO, getDataPath, pabspath, pdirname, pjoin, psplitext } from './io'
 import { PyError, PyFloat, cellStr, isNa, jsonDumps } from './py'
 import type { LoaderResult } from './types'
 
-const plain = (rows: Record<string, unknown>[]): LoaderResult => ({ ...fromList(rows), upstreamImageRoot: null, imageRoot: null })
+const plain = (rows: Record<string, unknown>[]): LoaderResult => ({
+  ...fromList(rows),
+  upstreamImageRoot: null,
+  imageRoot: null
+})
 const get = (o: Record<string, unknown>, k: string, d: unknown = null): unknown => (k in o ? o[k] : d)
 
 /** Python str(x) of a parquet value (str / number / PyFloat / None). */
@@ -47,8 +58,26 @@ export async function loadVideoMME(kwargs: Record<string, unknown>, io: LoaderIO
     const options = Array.isArray(line.options) ? line.options.map(s) : []
     const question = s(line.question) + '\n' + options.join('\n')
     const prompt = `Question: ${question}\nAnswer: `
-    const content = AIS_VIDEO_START + url + AIS_CONTENT_TAG + AIS_TEXT_START + FRAMES_TMPL_NOSUB + AIS_CONTENT_TAG + AIS_TEXT_START + prompt + AIS_CONTENT_TAG
-    out.push({ content, answer: { duration: line.duration, domain: line.domain, sub_category: line.sub_category, task_type: line.task_type, answer: line.answer } })
+    const content =
+      AIS_VIDEO_START +
+      url +
+      AIS_CONTENT_TAG +
+      AIS_TEXT_START +
+      FRAMES_TMPL_NOSUB +
+      AIS_CONTENT_TAG +
+      AIS_TEXT_START +
+      prompt +
+      AIS_CONTENT_TAG
+    out.push({
+      content,
+      answer: {
+        duration: line.duration,
+        domain: line.domain,
+        sub_category: line.sub_category,
+        task_type: line.task_type,
+        answer: line.answer
+      }
+    })
   }
   return plain(out)
 }
@@ -84,7 +113,10 @@ export async function loadRealworldQA(kwargs: Record<string, unknown>, io: Loade
     } else if (kwargs.image_type === 'image_base64') url = io.base64(bytes)
     else throw new PyError('ValueError', `Unsupported image_type: ${s(kwargs.image_type)}`)
     const question = pyFormat(OPEN_PROMPT, { question: s(row.question) })
-    out.push({ content: AIS_TEXT_START + question + AIS_CONTENT_TAG + AIS_IMAGE_START + url + AIS_CONTENT_TAG, answer: row.answer })
+    out.push({
+      content: AIS_TEXT_START + question + AIS_CONTENT_TAG + AIS_IMAGE_START + url + AIS_CONTENT_TAG,
+      answer: row.answer
+    })
   }
   return { ...fromList(out), upstreamImageRoot, imageRoot }
 }
@@ -94,9 +126,14 @@ export async function loadRefCOCO(kwargs: Record<string, unknown>, io: LoaderIO)
   const resolved = await getDataPath(String(kwargs.path), io)
   const split = s(kwargs.split)
   const imageType = kwargs.image_type ?? 'path'
-  if (imageType !== 'path' && imageType !== 'base64') throw new PyError('ValueError', `Unsupported image_type: ${s(imageType)}. Expected one of ['base64', 'path']`)
-  const shards = (await io.isDir(resolved) ? await io.listDir(resolved) : []).filter((f) => f.startsWith(`${split}-`) && f.endsWith('.parquet') && !f.startsWith('.')).map((f) => pjoin(resolved, f)).sort()
-  if (shards.length === 0) throw new PyError('FileNotFoundError', `No RefCOCO parquet shards found for split ${split} in ${resolved}`)
+  if (imageType !== 'path' && imageType !== 'base64')
+    throw new PyError('ValueError', `Unsupported image_type: ${s(imageType)}. Expected one of ['base64', 'path']`)
+  const shards = ((await io.isDir(resolved)) ? await io.listDir(resolved) : [])
+    .filter((f) => f.startsWith(`${split}-`) && f.endsWith('.parquet') && !f.startsWith('.'))
+    .map((f) => pjoin(resolved, f))
+    .sort()
+  if (shards.length === 0)
+    throw new PyError('FileNotFoundError', `No RefCOCO parquet shards found for split ${split} in ${resolved}`)
   const data: Record<string, unknown>[] = []
   for (const f of shards) data.push(...(await io.readParquet(f)))
   const upstreamImageRoot = imageType === 'path' ? pjoin(resolved, 'temp_save_images', split) : null
@@ -105,7 +142,11 @@ export async function loadRefCOCO(kwargs: Record<string, unknown>, io: LoaderIO)
   for (let i = 0; i < data.length; i++) {
     const sample = data[i]
     const payload = sample.image as Record<string, unknown> | null
-    if (!payload || typeof payload !== 'object' || !('bytes' in payload)) throw new PyError('ValueError', `RefCOCO row ${i} has invalid image payload: <class '${payload === null ? 'NoneType' : typeof payload}'>`)
+    if (!payload || typeof payload !== 'object' || !('bytes' in payload))
+      throw new PyError(
+        'ValueError',
+        `RefCOCO row ${i} has invalid image payload: <class '${payload === null ? 'NoneType' : typeof payload}'>`
+      )
     const bytes = payload.bytes as Uint8Array
     const { width, height } = await io.imageSize(bytes)
     let value: string
@@ -115,28 +156,75 @@ export async function loadRefCOCO(kwargs: Record<string, unknown>, io: LoaderIO)
     } else value = await io.reencodeImage(bytes, 'jpeg', { rgb: true })
     const raw = (sample.bbox as unknown[]).map((v) => (v instanceof PyFloat ? v.value : Number(v)))
     const [x, y, w, h] = raw
-    const answer = jsonDumps({ question_id: Math.trunc(Number(s(sample.question_id))), bbox: [x, y, x + w, y + h].map((n) => new PyFloat(n)), image_width: width, image_height: height })
+    const answer = jsonDumps({
+      question_id: Math.trunc(Number(s(sample.question_id))),
+      bbox: [x, y, x + w, y + h].map((n) => new PyFloat(n)),
+      image_width: width,
+      image_height: height
+    })
     for (const text of sample.answer as unknown[]) {
-      out.push({ content: getContentStr([{ type: 'image_url', image_url: value }, { type: 'text', text: s(text) }]), answer })
+      out.push({
+        content: getContentStr([
+          { type: 'image_url', image_url: value },
+          { type: 'text', text: s(text) }
+        ]),
+        answer
+      })
     }
   }
   return { ...fromList(out), upstreamImageRoot, imageRoot }
 }
 
 const MMMU_SUBSET_LIST = [
-  'Accounting', 'Agriculture', 'Architecture_and_Engineering', 'Art', 'Art_Theory', 'Basic_Medical_Science', 'Biology', 'Chemistry',
-  'Clinical_Medicine', 'Computer_Science', 'Design', 'Diagnostics_and_Laboratory_Medicine', 'Economics', 'Electronics', 'Energy_and_Power',
-  'Finance', 'Geography', 'History', 'Literature', 'Manage', 'Marketing', 'Materials', 'Math', 'Mechanical_Engineering', 'Music', 'Pharmacy',
-  'Physics', 'Psychology', 'Public_Health', 'Sociology'
+  'Accounting',
+  'Agriculture',
+  'Architecture_and_Engineering',
+  'Art',
+  'Art_Theory',
+  'Basic_Medical_Science',
+  'Biology',
+  'Chemistry',
+  'Clinical_Medicine',
+  'Computer_Science',
+  'Design',
+  'Diagnostics_and_Laboratory_Medicine',
+  'Economics',
+  'Electronics',
+  'Energy_and_Power',
+  'Finance',
+  'Geography',
+  'History',
+  'Literature',
+  'Manage',
+  'Marketing',
+  'Materials',
+  'Math',
+  'Mechanical_Engineering',
+  'Music',
+  'Pharmacy',
+  'Physics',
+  'Psychology',
+  'Public_Health',
+  'Sociology'
 ]
 
 function subsetOf(p: string): number {
-  const i = MMMU_SUBSET_LIST.findIndex((sub) => p.includes(`/${sub}/`) || p.includes(`/${sub}-`) || p.includes(`_${sub}_`))
+  const i = MMMU_SUBSET_LIST.findIndex(
+    (sub) => p.includes(`/${sub}/`) || p.includes(`/${sub}-`) || p.includes(`_${sub}_`)
+  )
   return i < 0 ? MMMU_SUBSET_LIST.length : i
 }
 
 /** fnmatch of one glob segment (`*` and literal text only, as the MMMU patterns use). */
-const globRe = (pattern: string): RegExp => new RegExp('^' + pattern.split('*').map((x) => x.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*') + '$')
+const globRe = (pattern: string): RegExp =>
+  new RegExp(
+    '^' +
+      pattern
+        .split('*')
+        .map((x) => x.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+        .join('[^/]*') +
+      '$'
+  )
 
 async function walkFiles(root: string, io: LoaderIO): Promise<string[]> {
   const out: string[] = []
@@ -155,7 +243,8 @@ async function walkFiles(root: string, io: LoaderIO): Promise<string[]> {
 async function findMmmuParquet(root: string, split: string, subsetList: unknown, io: LoaderIO): Promise<string[]> {
   if (!(await io.isDir(root))) {
     if (await io.exists(root)) {
-      if (!root.toLowerCase().endsWith('.parquet')) throw new PyError('ValueError', `MMMU only supports local parquet files now, got: ${root}`)
+      if (!root.toLowerCase().endsWith('.parquet'))
+        throw new PyError('ValueError', `MMMU only supports local parquet files now, got: ${root}`)
       return [root]
     }
     throw new PyError('FileNotFoundError', `MMMU dataset path does not exist: ${root}`)
@@ -172,7 +261,12 @@ async function findMmmuParquet(root: string, split: string, subsetList: unknown,
         if (pdirname(r) === dir && splitPats.some((re) => re.test(r.slice(dir.length + 1)))) found.add(p)
       }
     }
-    const subPats = [`${split}-${sub}-*.parquet`, `${split}_${sub}_*.parquet`, `${sub}-${split}-*.parquet`, `${sub}_${split}_*.parquet`].map(globRe)
+    const subPats = [
+      `${split}-${sub}-*.parquet`,
+      `${split}_${sub}_*.parquet`,
+      `${sub}-${split}-*.parquet`,
+      `${sub}_${split}_*.parquet`
+    ].map(globRe)
     for (const p of all) {
       const r = rel(p)
       const parts = r.split('/')
@@ -181,7 +275,8 @@ async function findMmmuParquet(root: string, split: string, subsetList: unknown,
       if (subPats.some((re) => re.test(base))) found.add(p)
     }
   }
-  if (found.size === 0) for (const p of all) if (splitPats.some((re) => re.test(p.slice(p.lastIndexOf('/') + 1)))) found.add(p)
+  if (found.size === 0)
+    for (const p of all) if (splitPats.some((re) => re.test(p.slice(p.lastIndexOf('/') + 1)))) found.add(p)
   return [...found].sort((a, b) => subsetOf(a) - subsetOf(b) || (a < b ? -1 : a > b ? 1 : 0))
 }
 
@@ -203,8 +298,11 @@ function pyLiteralList(t: string): unknown[] | null {
   try {
     // Python string literals → JSON: only the common forms ('…', "…") are handled; anything else is "not a list".
     const json = t
-      .replace(/^\(/, '[').replace(/\)$/, ']')
-      .replace(/'((?:[^'\\]|\\.)*)'/g, (_m, body: string) => JSON.stringify(body.replace(/\\'/g, "'").replace(/\\\\/g, '\\')))
+      .replace(/^\(/, '[')
+      .replace(/\)$/, ']')
+      .replace(/'((?:[^'\\]|\\.)*)'/g, (_m, body: string) =>
+        JSON.stringify(body.replace(/\\'/g, "'").replace(/\\\\/g, '\\'))
+      )
     const v = JSON.parse(json)
     return Array.isArray(v) ? v : null
   } catch {
@@ -219,7 +317,10 @@ export async function loadMMMU(kwargs: Record<string, unknown>, io: LoaderIO): P
   const resolved = await getDataPath(String(kwargs.path ?? 'ais_bench/datasets/mmmu'), io)
   const files = await findMmmuParquet(resolved, split, kwargs.subset_list, io)
   if (files.length === 0) {
-    throw new PyError('FileNotFoundError', `No MMMU parquet files found under ${resolved}. Expected files such as ${split}-*.parquet in subject subdirectories.`)
+    throw new PyError(
+      'FileNotFoundError',
+      `No MMMU parquet files found under ${resolved}. Expected files such as ${split}-*.parquet in subject subdirectories.`
+    )
   }
   const records: Record<string, unknown>[] = []
   for (const f of files) {
@@ -239,7 +340,8 @@ export async function loadMMMU(kwargs: Record<string, unknown>, io: LoaderIO): P
     if (!question) continue
     let options = safeList(record.options)
     const qtype = (record.question_type as string) || (options.length ? 'multiple-choice' : 'open')
-    if (!options.length) options = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZ'].filter((c) => c in record && !isNa(record[c])).map((c) => record[c])
+    if (!options.length)
+      options = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZ'].filter((c) => c in record && !isNa(record[c])).map((c) => record[c])
     let prompt: string
     let answer: Record<string, unknown>
     const common = {
@@ -250,23 +352,35 @@ export async function loadMMMU(kwargs: Record<string, unknown>, io: LoaderIO): P
       'l2-category': get(record, 'l2-category', get(record, 'subfield'))
     }
     if (qtype === 'multiple-choice') {
-      if (!kwargs.mult_choice_prompt) throw new PyError('ValueError', 'MMMU multiple-choice prompt template must be provided by dataset config.')
+      if (!kwargs.mult_choice_prompt)
+        throw new PyError('ValueError', 'MMMU multiple-choice prompt template must be provided by dataset config.')
       prompt = pyFormat(String(kwargs.mult_choice_prompt), {
         question,
         choices: options.map((c, i) => `${answerChar(i)}) ${s(c)}`).join('\n'),
         letters: options.map((_, i) => answerChar(i)).join(',')
       })
       const choices = Object.fromEntries(options.map((c, i) => [answerChar(i), s(c)]))
-      answer = { type: 'multiple-choice', choices: jsonDumpsNoAscii(choices), answer: s(get(record, 'answer', '')).trim(), ...common }
+      answer = {
+        type: 'multiple-choice',
+        choices: jsonDumpsNoAscii(choices),
+        answer: s(get(record, 'answer', '')).trim(),
+        ...common
+      }
     } else {
-      if (!kwargs.open_prompt) throw new PyError('ValueError', 'MMMU open-question prompt template must be provided by dataset config.')
+      if (!kwargs.open_prompt)
+        throw new PyError('ValueError', 'MMMU open-question prompt template must be provided by dataset config.')
       prompt = pyFormat(String(kwargs.open_prompt), { question })
       answer = { type: 'open', answer: s(get(record, 'answer', '')).trim(), ...common }
     }
     const imageMap = await collectMmmuImages(record, imageRoot, dataRoot, io)
     const msgs = parseMmmuText(prompt, imageMap)
     const keys = [...imageMap.keys()].sort((a, b) => a - b)
-    out.push({ content: getContentStr(msgs), question: prompt, image: keys.length ? imageMap.get(keys[0]) : '', answer })
+    out.push({
+      content: getContentStr(msgs),
+      question: prompt,
+      image: keys.length ? imageMap.get(keys[0]) : '',
+      answer
+    })
   }
   return { ...fromList(out), upstreamImageRoot, imageRoot }
 }
@@ -287,7 +401,14 @@ async function existingPath(p: unknown, dataRoot: string, imageRoot: string, io:
   return null
 }
 
-async function dumpMmmuImage(c: unknown, record: Record<string, unknown>, n: number, imageRoot: string, dataRoot: string, io: LoaderIO): Promise<string | null> {
+async function dumpMmmuImage(
+  c: unknown,
+  record: Record<string, unknown>,
+  n: number,
+  imageRoot: string,
+  dataRoot: string,
+  io: LoaderIO
+): Promise<string | null> {
   if (c === null || c === undefined || isNa(c)) return null
   if (c instanceof Uint8Array) {
     const p = mmmuImagePath(record, n, imageRoot)
@@ -321,7 +442,12 @@ async function dumpMmmuImage(c: unknown, record: Record<string, unknown>, n: num
   return null
 }
 
-async function collectMmmuImages(record: Record<string, unknown>, imageRoot: string, dataRoot: string, io: LoaderIO): Promise<Map<number, string>> {
+async function collectMmmuImages(
+  record: Record<string, unknown>,
+  imageRoot: string,
+  dataRoot: string,
+  io: LoaderIO
+): Promise<Map<number, string>> {
   const map = new Map<number, string>()
   for (let n = 1; n < 8; n++) {
     const p = await dumpMmmuImage(record[`image_${n}`], record, n, imageRoot, dataRoot, io)

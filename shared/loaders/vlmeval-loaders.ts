@@ -13,7 +13,10 @@ const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'
 /** `prompt += line[k]`: str + non-str raises upstream's TypeError. */
 function strCell(v: unknown): string {
   if (typeof v === 'string') return v
-  throw new PyError('TypeError', `can only concatenate str (not "${isNa(v) ? 'float' : typeof v === 'number' ? 'int' : typeof v}") to str`)
+  throw new PyError(
+    'TypeError',
+    `can only concatenate str (not "${isNa(v) ? 'float' : typeof v === 'number' ? 'int' : typeof v}") to str`
+  )
 }
 
 function optionsOf(line: TsvRow): Array<[string, unknown]> {
@@ -60,7 +63,16 @@ export const loadMMStar = (kwargs: Record<string, unknown>, io: LoaderIO): Promi
     const first = Array.isArray(tgt) ? tgt[0] : tgt
     const content = AIS_IMAGE_START + first + AIS_CONTENT_TAG + AIS_TEXT_START + prompt + AIS_CONTENT_TAG
     const get = (k: string) => (line.has(k) ? line.get(k) : null)
-    return { content, answer: { choices: jsonDumps(choicesObj(line)), answer: line.get('answer'), split: get('split'), 'l2-category': get('l2-category'), category: get('category') } }
+    return {
+      content,
+      answer: {
+        choices: jsonDumps(choicesObj(line)),
+        answer: line.get('answer'),
+        split: get('split'),
+        'l2-category': get('l2-category'),
+        category: get('category')
+      }
+    }
   })
 
 const COT_10 =
@@ -92,17 +104,22 @@ export const loadMMMUProVision = (kwargs: Record<string, unknown>, io: LoaderIO)
   vlmRows(kwargs, io, 'MMMU_Pro_vision_images', {}, (line, tgt) => {
     let question = 'Answer the following multiple-choice question in the image. '
     question += kwargs.is_cot ? COT_V : 'Answer directly with the option letter from the given choices. '
-    const msgs: Msg[] = [{ type: 'image_url', image_url: Array.isArray(tgt) ? tgt[0] : tgt }, { type: 'text', text: question }]
+    const msgs: Msg[] = [
+      { type: 'image_url', image_url: Array.isArray(tgt) ? tgt[0] : tgt },
+      { type: 'text', text: question }
+    ]
     return { content: getContentStr(splitMMMU(msgs)), answer: proAnswer(line) }
   })
 
-const vqa = (folder: string) => (kwargs: Record<string, unknown>, io: LoaderIO): Promise<LoaderResult> =>
-  vlmRows(kwargs, io, folder, { indexAsStr: true }, (line, tgt) => {
-    const prompt = strCell(line.get('question')) + '\nAnswer the question using a single word or phrase.'
-    const msgs: Msg[] = (Array.isArray(tgt) ? tgt : [tgt]).map((p) => ({ type: 'image_url', image_url: p }))
-    msgs.push({ type: 'text', text: prompt })
-    return { content: getContentStr(msgs), answer: line.get('answer') }
-  })
+const vqa =
+  (folder: string) =>
+  (kwargs: Record<string, unknown>, io: LoaderIO): Promise<LoaderResult> =>
+    vlmRows(kwargs, io, folder, { indexAsStr: true }, (line, tgt) => {
+      const prompt = strCell(line.get('question')) + '\nAnswer the question using a single word or phrase.'
+      const msgs: Msg[] = (Array.isArray(tgt) ? tgt : [tgt]).map((p) => ({ type: 'image_url', image_url: p }))
+      msgs.push({ type: 'text', text: prompt })
+      return { content: getContentStr(msgs), answer: line.get('answer') }
+    })
 
 export const loadDocVQA = vqa('DocVQA_images')
 export const loadInfoVQA = vqa('InfoVQA_images')

@@ -19,7 +19,8 @@ export function toliststr(s: unknown): string[] {
     const err = r.diagnostics.find((d) => d.severity === 'error')
     if (err) throw new PyError('SyntaxError', err.message)
     const v = r.values.get('v')
-    if (!(v instanceof PyList) && !(v instanceof PyTuple)) throw new PyError('TypeError', `'${typeof v}' object is not iterable`)
+    if (!(v instanceof PyList) && !(v instanceof PyTuple))
+      throw new PyError('TypeError', `'${typeof v}' object is not iterable`)
     return v.items.map((x) => configStr(x))
   }
   if (typeof s === 'string') return [s]
@@ -49,13 +50,22 @@ export interface VlmTsvOptions {
 }
 
 /** Reads the TSV and applies the image-column rules; returns the frame and one Series-like row per kept row. */
-export async function readVlmTsv(path: string, io: LoaderIO, o: VlmTsvOptions = {}): Promise<{ df: DataFrame; rows: TsvRow[] }> {
+export async function readVlmTsv(
+  path: string,
+  io: LoaderIO,
+  o: VlmTsvOptions = {}
+): Promise<{ df: DataFrame; rows: TsvRow[] }> {
   const df = readTsv(await io.readText(path))
   const imageCol = df.columns.indexOf('image')
   let keep = Array.from({ length: df.length }, (_, i) => i)
   if (imageCol >= 0) keep = keep.filter((i) => !isNa(df.data[imageCol][i]))
   const cols = new Map<string, unknown[]>()
-  df.columns.forEach((c, k) => cols.set(c, keep.map((i) => df.data[k][i])))
+  df.columns.forEach((c, k) =>
+    cols.set(
+      c,
+      keep.map((i) => df.data[k][i])
+    )
+  )
   const index = cols.get('index')
   if (o.indexAsStr) {
     if (!index) throw keyError('index')
@@ -80,13 +90,19 @@ export async function readVlmTsv(path: string, io: LoaderIO, o: VlmTsvOptions = 
       }
     }
     const lists = idx.map((k) => toliststr(map.get(keyOf(k))!.value))
-    cols.set('image', lists.map((x) => (x.length === 1 ? x[0] : x)))
+    cols.set(
+      'image',
+      lists.map((x) => (x.length === 1 ? x[0] : x))
+    )
   }
   if (cols.has('image_path')) {
-    cols.set('image_path', cols.get('image_path')!.map((x) => {
-      const l = toliststr(x)
-      return l.length === 1 ? l[0] : l
-    }))
+    cols.set(
+      'image_path',
+      cols.get('image_path')!.map((x) => {
+        const l = toliststr(x)
+        return l.length === 1 ? l[0] : l
+      })
+    )
   }
   const names = [...cols.keys()]
   const rows: TsvRow[] = keep.map((_, r) => {
@@ -101,7 +117,9 @@ export async function dumpImage(line: TsvRow, root: string, io: LoaderIO): Promi
   if (line.has('image')) {
     const image = line.get('image')
     if (Array.isArray(image)) {
-      const names: unknown = line.has('image_path') ? line.get('image_path') : image.map((_, i) => `${cellStr(line.get('index'))}_${i}.png`)
+      const names: unknown = line.has('image_path')
+        ? line.get('image_path')
+        : image.map((_, i) => `${cellStr(line.get('index'))}_${i}.png`)
       const list = Array.isArray(names) ? names : typeof names === 'string' ? [...names] : []
       const out: string[] = []
       for (let i = 0; i < Math.min(image.length, list.length); i++) {

@@ -49,7 +49,13 @@ export function bytesValue(b: Uint8Array): BytesValue {
 }
 
 export function isBytesValue(v: unknown): v is BytesValue {
-  return !!v && typeof v === 'object' && !Array.isArray(v) && typeof (v as BytesValue).$bytes === 'string' && Object.keys(v).length === 1
+  return (
+    !!v &&
+    typeof v === 'object' &&
+    !Array.isArray(v) &&
+    typeof (v as BytesValue).$bytes === 'string' &&
+    Object.keys(v).length === 1
+  )
 }
 
 /** An HF media struct: {bytes, path} and nothing else (Audio may add sampling_rate / array in memory, not on disk). */
@@ -58,7 +64,11 @@ export function isHfMediaStruct(v: unknown): v is { bytes: BytesValue | null; pa
   const o = v as Record<string, unknown>
   const keys = Object.keys(o)
   if (!keys.includes('bytes') || !keys.includes('path') || keys.some((k) => k !== 'bytes' && k !== 'path')) return false
-  return (o.bytes === null || isBytesValue(o.bytes)) && (o.path === null || typeof o.path === 'string') && (o.bytes !== null || o.path !== null)
+  return (
+    (o.bytes === null || isBytesValue(o.bytes)) &&
+    (o.path === null || typeof o.path === 'string') &&
+    (o.bytes !== null || o.path !== null)
+  )
 }
 
 /** HF feature types by column from a Parquet file's `huggingface` key-value metadata (both spellings). */
@@ -88,4 +98,68 @@ export function hfFeatureKinds(metadataJson: string | undefined): Map<string, Me
     if (k) out.set(name, k)
   }
   return out
+}
+
+const B64_INDEX = new Map([...ALPHA].map((c, i) => [c, i]))
+
+/** The first bytes of a base64 string (up to 3/4 of `chars` characters), for sniffing without decoding it all. */
+export function base64Head(b64: string, chars = 48): Uint8Array {
+  const out: number[] = []
+  let acc = 0
+  let bits = 0
+  for (let i = 0; i < b64.length && i < chars; i++) {
+    const v = B64_INDEX.get(b64[i])
+    if (v === undefined) break
+    acc = (acc << 6) | v
+    bits += 6
+    if (bits >= 8) {
+      bits -= 8
+      out.push((acc >> bits) & 0xff)
+    }
+  }
+  return Uint8Array.from(out)
+}
+
+const asc = (b: Uint8Array, at: number, s: string): boolean => {
+  for (let i = 0; i < s.length; i++) if (b[at + i] !== s.charCodeAt(i)) return false
+  return b.length >= at + s.length
+}
+
+/** Image, audio or video from magic bytes; null when the bytes are none of the formats people store. */
+export function mediaKindOfBytes(b: Uint8Array): MediaKind | null {
+  if (b[0] === 0x89 && asc(b, 1, 'PNG')) return 'image'
+  if (b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'image'
+  if (asc(b, 0, 'GIF8') || asc(b, 0, 'BM') || asc(b, 0, 'II*\0') || asc(b, 0, 'MM\0*')) return 'image'
+  if (asc(b, 0, 'RIFF')) return asc(b, 8, 'WEBP') ? 'image' : asc(b, 8, 'AVI ') ? 'video' : 'audio'
+  if (asc(b, 0, 'ID3') || asc(b, 0, 'fLaC') || asc(b, 0, 'OggS') || (b[0] === 0xff && (b[1] & 0xe0) === 0xe0))
+    return 'audio'
+  if (asc(b, 4, 'ftyp')) return asc(b, 8, 'M4A') ? 'audio' : asc(b, 8, 'avif') || asc(b, 8, 'heic') ? 'image' : 'video'
+  if (b[0] === 0x1a && b[1] === 0x45 && b[2] === 0xdf && b[3] === 0xa3) return 'video'
+  return null
+}
+
+/**
+ * The media inside a cell, when the cell is a media value (HF struct with bytes or a path, or tagged bytes):
+ * what the row shows instead of text. `kind` comes from the column's HF feature type when known, else the bytes.
+ */
+export function embeddedMedia(
+  v: unknown,
+  featureKind?: MediaKind
+): { kind: MediaKind | null; base64: string | null; path: string | null } | null {
+  if (isBytesValue(v))
+    return { kind: featureKind ?? mediaKindOfBytes(base64Head(v.$bytes)), base64: v.$bytes, path: null }
+  if (isHfMediaStruct(v)) {
+    const b = v.bytes ? v.bytes.$bytes : null
+    return { kind: featureKind ?? (b ? mediaKindOfBytes(base64Head(b)) : null), base64: b, path: b ? null : v.path }
+  }
+  return null
+}
+
+/** Short text for a media value in lists and cells: never the base64 itself. */
+export function describeMediaValue(v: unknown, featureKind?: MediaKind): string | null {
+  const m = embeddedMedia(v, featureKind)
+  if (!m) return null
+  if (m.base64 !== null)
+    return `(${m.kind ?? 'binary'}, ${Math.floor((m.base64.length * 3) / 4).toLocaleString()} bytes)`
+  return `(${m.kind ?? 'media'}: ${m.path})`
 }

@@ -34,7 +34,10 @@ function num(x: number): string {
 }
 
 /** `typeName` names a value no JSON type covers, for the TypeError (e.g. numpy's int64). */
-export function pyJsonDumps(v: unknown, opts: { ensureAscii?: boolean; typeName?: (x: object) => string | undefined } = {}): string {
+export function pyJsonDumps(
+  v: unknown,
+  opts: { ensureAscii?: boolean; typeName?: (x: object) => string | undefined } = {}
+): string {
   const ascii = opts.ensureAscii ?? true
   const go = (x: unknown): string => {
     if (x === null || x === undefined) return 'null'
@@ -47,7 +50,9 @@ export function pyJsonDumps(v: unknown, opts: { ensureAscii?: boolean; typeName?
     if (Array.isArray(x)) return `[${x.map(go).join(', ')}]`
     if (x instanceof Map) return `{${[...x].map(([k, y]) => `${str(String(k), ascii)}: ${go(y)}`).join(', ')}}`
     if (typeof x === 'object' && x.constructor === Object) {
-      return `{${Object.entries(x as Record<string, unknown>).map(([k, y]) => `${str(k, ascii)}: ${go(y)}`).join(', ')}}`
+      return `{${Object.entries(x as Record<string, unknown>)
+        .map(([k, y]) => `${str(k, ascii)}: ${go(y)}`)
+        .join(', ')}}`
     }
     const name = (typeof x === 'object' ? opts.typeName?.(x as object) : undefined) ?? typeof x
     throw new JsonDumpsError(`Object of type ${name} is not JSON serializable`)

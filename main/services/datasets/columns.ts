@@ -3,8 +3,11 @@
 import type { ColumnInfo, ColumnType } from './types'
 import { PyFloat } from '../../../shared/engine/py-value'
 
-/** [present, string, integer, number, boolean, null, object, array] */
+/** [present, string, integer, number, boolean, null, object, array, image, audio, video] — the last three count
+ * the media values found in the column (paths, base64, HF Image/Audio structs). */
 export type ColumnAcc = number[]
+export const MEDIA_SLOTS = ['image', 'audio', 'video'] as const
+export const MEDIA_SLOT0 = 8
 export const TYPE_SLOTS: Array<Exclude<ColumnType, 'mixed'>> = ['string', 'integer', 'number', 'boolean', 'null', 'object', 'array']
 
 export const MAX_COLUMNS = 1000
@@ -35,7 +38,7 @@ export function mergeColumns(into: Map<string, ColumnAcc>, from: Array<[string, 
       if (into.size < MAX_COLUMNS) into.set(name, acc.slice())
       continue
     }
-    for (let k = 0; k < acc.length; k++) cur[k] += acc[k]
+    for (let k = 0; k < acc.length; k++) cur[k] = (cur[k] ?? 0) + acc[k]
   }
 }
 
@@ -53,7 +56,18 @@ export function summarizeColumns(cols: Map<string, ColumnAcc>): ColumnInfo[] {
     else if (kinds.length === 1) type = kinds[0]
     else if (kinds.length === 2 && kinds.includes('integer') && kinds.includes('number')) type = 'number'
     else type = 'mixed'
-    out.push({ name, type, counts, present: acc[0] })
+    let media: ColumnInfo['media']
+    let best = 0
+    MEDIA_SLOTS.forEach((m, k) => {
+      const n = acc[MEDIA_SLOT0 + k] ?? 0
+      if (n > best) {
+        best = n
+        media = m
+      }
+    })
+    // A media column: most of its values are media (a caption that names a file does not make one).
+    if (best * 2 < acc[0] - (acc[5] ?? 0)) media = undefined
+    out.push({ name, type, counts, present: acc[0], ...(media ? { media } : {}) })
   }
   return out
 }

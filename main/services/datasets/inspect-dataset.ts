@@ -33,6 +33,8 @@ export interface InspectReport {
     /** http(s) references are never fetched: the app is offline. */
     offline: number
     inline: number
+    /** Media stored as bytes in the data (Parquet binary, HF Image/Audio structs). */
+    embedded: number
     truncated: boolean
     problems: MediaProblem[]
   }
@@ -105,6 +107,7 @@ export async function inspectDataset(target: string, options: InspectOptions = {
       refused,
       offline: by.http ?? 0,
       inline: (by['data-url'] ?? 0) + (by.base64 ?? 0),
+      embedded: by.bytes ?? 0,
       truncated: handle.media.truncated,
       problems
     },

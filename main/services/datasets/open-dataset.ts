@@ -258,7 +258,8 @@ export async function openDataset(target: string, options: OpenOptions = {}): Pr
   // An option passed as undefined means the default, as when it is left out.
   opts.deferMinBytes = options.deferMinBytes ?? DEFAULTS.deferMinBytes
   const cacheDir = options.cacheDir === undefined ? defaultCacheDir() : options.cacheDir
-  const optionsKey = `rows<=${opts.maxRowBytes};errs<=${opts.maxErrors};refs<=${opts.maxFileRefs}`
+  // `media2`: caches written before columns counted media values (and Parquet binary stayed bytes) are stale.
+  const optionsKey = `rows<=${opts.maxRowBytes};errs<=${opts.maxErrors};refs<=${opts.maxFileRefs};media2`
   const abs = path.resolve(target)
   const layout = await layoutOf(abs)
   const splits: Split[] = []

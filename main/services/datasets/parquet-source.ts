@@ -13,7 +13,7 @@ import { RowInspector } from './validate-rows'
 import type { CachedPart } from './index-cache'
 import type { TaskContext } from '../workers/task-types'
 import { PyFloat } from '../../../shared/engine/py-value'
-import { bytesValue } from '../../../shared/media/media-value'
+import { bytesValue, hfFeatureKinds, type MediaKind } from '../../../shared/media/media-value'
 
 type Hyparquet = typeof import('hyparquet')
 let lib: Promise<Hyparquet> | null = null
@@ -92,6 +92,12 @@ export async function openParquet(file: string): Promise<{ ok: true; pq: Parquet
   }
 }
 
+/** Media columns named by the file's `huggingface` schema metadata (datasets' Image/Audio/Video features). */
+export function parquetMediaFeatures(pq: ParquetFile): Map<string, MediaKind> {
+  const kv = pq.metadata.key_value_metadata?.find((x) => x.key === 'huggingface')
+  return hfFeatureKinds(kv?.value ?? undefined)
+}
+
 export function jsonSafe(v: unknown, keepBytes = false): unknown {
   if (typeof v === 'bigint') return v <= BigInt(Number.MAX_SAFE_INTEGER) && v >= -BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v.toString()
   if (v instanceof Uint8Array) return keepBytes ? v : bytesValue(v)
@@ -163,7 +169,7 @@ export async function validateParquet(
   pq: ParquetFile,
   opts: { maxErrors: number; maxFileRefs: number; aborted: () => boolean; progress: (rows: number) => void }
 ): Promise<CachedPart> {
-  const insp = new RowInspector(pq.file, false, opts.maxFileRefs, opts.maxErrors)
+  const insp = new RowInspector(pq.file, false, opts.maxFileRefs, opts.maxErrors, parquetMediaFeatures(pq))
   const errors: DatasetError[] = []
   const bad: number[] = []
   for (let g = 0; g + 1 < pq.groupStarts.length; g++) {

@@ -55,9 +55,12 @@ export interface ColumnInfo {
   counts: Partial<Record<Exclude<ColumnType, 'mixed'>, number>>
   /** Rows in which the field is present (any type, including null). */
   present: number
+  /** Set when the column holds media (paths, base64, data: URLs, HF Image/Audio/Video structs): never prompt text. */
+  media?: 'image' | 'audio' | 'video'
 }
 
-export type MediaRefKind = 'relative' | 'absolute' | 'file-url' | 'http' | 'data-url' | 'base64'
+/** `bytes`: media stored as binary in the data (a Parquet binary column, an HF Image/Audio struct). */
+export type MediaRefKind = 'relative' | 'absolute' | 'file-url' | 'http' | 'data-url' | 'base64' | 'bytes'
 export type MediaType = 'image' | 'audio' | 'video' | 'unknown'
 
 /** A media reference found in a row value. */

@@ -10,7 +10,8 @@ import type { DatasetError, MediaRef, MediaRefKind } from './types'
 import type { RowIndex } from './row-index'
 import { borrow, release } from './scratch-buffers'
 import { decodeRow, type RowFormat } from './row-decode'
-import { MAX_COLUMNS, MAX_DEPTH, csvCellSlot, typeSlot, type ColumnAcc } from './columns'
+import { MAX_COLUMNS, MAX_DEPTH, MEDIA_SLOT0, MEDIA_SLOTS, csvCellSlot, typeSlot, type ColumnAcc } from './columns'
+import { embeddedMedia, type MediaKind } from '../../../shared/media/media-value'
 import { PyFloat } from '../../../shared/engine/py-value'
 
 export interface ValidateInput extends RowIndex {
@@ -69,7 +70,9 @@ export class RowInspector {
     private readonly file: string,
     private readonly csv: boolean,
     private readonly maxFileRefs: number,
-    private readonly maxWarnings: number
+    private readonly maxWarnings: number,
+    /** Media columns named by the file's own schema (HF `datasets` Image/Audio/Video features), by top-level name. */
+    private readonly featureKinds: Map<string, MediaKind> = new Map()
   ) {}
 
   /**
@@ -107,7 +110,7 @@ export class RowInspector {
       const name = parent.name ? `${parent.name}.${key}` : key
       let acc: ColumnAcc | null = null
       if (this.cols.size < MAX_COLUMNS) {
-        acc = [0, 0, 0, 0, 0, 0, 0, 0]
+        acc = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
         this.cols.set(name, acc)
       }
       node = { key, name, acc, children: null, order: [] }
@@ -132,6 +135,7 @@ export class RowInspector {
       }
       if (typeof v === 'string') this.str(v, key, node.name, row, line, offset)
       else if (v !== null && typeof v === 'object' && !(v instanceof PyFloat)) {
+        if (this.embedded(v, node.name, row, line, offset)) continue
         if (Array.isArray(v)) this.deep(v, node.name, 0, row, line, offset)
         else if (depth < MAX_DEPTH) this.walk(v as Record<string, unknown>, node, depth + 1, row, line, offset)
         else this.deep(v, node.name, 0, row, line, offset)
@@ -147,7 +151,7 @@ export class RowInspector {
       for (let i = 0; i < n; i++) {
         const x = v[i]
         if (typeof x === 'string') this.str(x, name.slice(name.lastIndexOf('.') + 1), name, row, line, offset)
-        else if (x !== null && typeof x === 'object') this.deep(x, name, depth + 1, row, line, offset)
+        else if (x !== null && typeof x === 'object' && !this.embedded(x, name, row, line, offset)) this.deep(x, name, depth + 1, row, line, offset)
       }
     } else if (v !== null && typeof v === 'object') {
       for (const key in v as Record<string, unknown>) {
@@ -162,13 +166,40 @@ export class RowInspector {
     const ref = classifyMediaRef(v, key)
     if (ref) this.addRef(v, ref, column, row, line, offset)
     else if (v.length > 20 && v.includes('<AIS_')) {
-      for (const r of refsInAisContent(v)) this.addRef(r.value, r.ref, column, row, line, offset)
+      // Media inside a content string are references, but the column is prompt text, not a media column.
+      for (const r of refsInAisContent(v)) this.addRef(r.value, r.ref, column, row, line, offset, false)
     }
   }
 
-  private addRef(value: string, ref: ClassifiedRef, column: string, row: number, line?: number, offset?: number): void {
+  /**
+   * An HF media struct or tagged bytes: one media value (counted as `bytes`, its column marked as media); a struct
+   * without bytes is a file reference by its path. Returns false for any other object.
+   */
+  private embedded(v: object, column: string, row: number, line?: number, offset?: number): boolean {
+    const top = column.split('.')[0].replace(/\[\d+\]$/, '')
+    const m = embeddedMedia(v, this.featureKinds.get(top))
+    if (!m) return false
+    if (m.base64 !== null) {
+      this.refsTotal++
+      this.refsByKind.bytes = (this.refsByKind.bytes ?? 0) + 1
+      this.countMedia(column, m.kind)
+    } else if (m.path !== null) {
+      const ref = classifyMediaRef(m.path, 'path')
+      this.addRef(m.path, ref ? { kind: ref.kind, media: m.kind ?? ref.media } : { kind: 'relative', media: m.kind ?? 'unknown' }, column, row, line, offset)
+    }
+    return true
+  }
+
+  private countMedia(column: string, kind: string | null): void {
+    const k = MEDIA_SLOTS.indexOf(kind as (typeof MEDIA_SLOTS)[number])
+    const acc = k < 0 ? undefined : this.cols.get(column)
+    if (acc) acc[MEDIA_SLOT0 + k] = (acc[MEDIA_SLOT0 + k] ?? 0) + 1
+  }
+
+  private addRef(value: string, ref: ClassifiedRef, column: string, row: number, line?: number, offset?: number, mediaColumn = true): void {
     this.refsTotal++
     this.refsByKind[ref.kind] = (this.refsByKind[ref.kind] ?? 0) + 1
+    if (mediaColumn) this.countMedia(column, ref.media)
     if (ref.kind !== 'relative' && ref.kind !== 'absolute' && ref.kind !== 'file-url') return
     const syn = checkRequestedPath(value)
     if (!syn.ok) {

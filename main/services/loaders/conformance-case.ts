@@ -34,8 +34,12 @@ function errorText(e: unknown): { error: string; error_type?: string } {
 
 /** Row values as the goldens write them: NaN tagged, bytes tagged, PyFloat plain. */
 export function goldenJson(v: unknown): unknown {
-  if (v instanceof PyFloat) return Number.isFinite(v.value) ? v.value : { $float: Number.isNaN(v.value) ? 'NaN' : v.value > 0 ? 'Infinity' : '-Infinity' }
-  if (typeof v === 'number' && !Number.isFinite(v)) return { $float: Number.isNaN(v) ? 'NaN' : v > 0 ? 'Infinity' : '-Infinity' }
+  if (v instanceof PyFloat)
+    return Number.isFinite(v.value)
+      ? v.value
+      : { $float: Number.isNaN(v.value) ? 'NaN' : v.value > 0 ? 'Infinity' : '-Infinity' }
+  if (typeof v === 'number' && !Number.isFinite(v))
+    return { $float: Number.isNaN(v) ? 'NaN' : v > 0 ? 'Infinity' : '-Infinity' }
   if (v instanceof NpInt) return v.value
   if (typeof v === 'bigint') return Number(v)
   if (v instanceof Uint8Array) return { $bytes: base64Of(v) }
@@ -51,7 +55,10 @@ function placeholders(v: unknown, subs: Array<[string, string]>): unknown {
     return s
   }
   if (Array.isArray(v)) return v.map((x) => placeholders(x, subs))
-  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [placeholders(k, subs) as string, placeholders(x, subs)]))
+  if (v && typeof v === 'object')
+    return Object.fromEntries(
+      Object.entries(v).map(([k, x]) => [placeholders(k, subs) as string, placeholders(x, subs)])
+    )
   return v
 }
 
@@ -70,7 +77,8 @@ async function fileInfo(file: string): Promise<Record<string, unknown>> {
 export async function runLoaderCase(c: ConformanceCase): Promise<unknown> {
   const input = c.input ?? {}
   const loader = loaderFor(input.dataset_type)
-  if (!loader) return { error: `NotReproduced: PromptLoom does not reproduce ${input.dataset_type}.load()`, stage: 'load' }
+  if (!loader)
+    return { error: `NotReproduced: PromptLoom does not reproduce ${input.dataset_type}.load()`, stage: 'load' }
   const base = await mkdtemp(path.join(tmpdir(), 'plload'))
   const dataRoot = path.join(base, 'data')
   const cacheDir = path.join(base, 'cache')
@@ -91,15 +99,36 @@ export async function runLoaderCase(c: ConformanceCase): Promise<unknown> {
     } catch (e) {
       return placeholders({ ...errorText(e), stage: 'load' }, [[dataRoot, '{DATA_ROOT}']])
     }
-    const subs: Array<[string, string]> = [[res.imageRoot ?? '', '{IMAGE_ROOT}'], [dataRoot, '{DATA_ROOT}']]
+    const subs: Array<[string, string]> = [
+      [res.imageRoot ?? '', '{IMAGE_ROOT}'],
+      [dataRoot, '{DATA_ROOT}']
+    ]
     const engine = runEngineCase(
-      { ...c, input: { reader_cfg: input.reader_cfg, infer_cfg: input.infer_cfg, meta_template: input.meta_template, parser: input.parser ?? 'api', mode: 'gen', train: res.rows, test: res.rows } },
+      {
+        ...c,
+        input: {
+          reader_cfg: input.reader_cfg,
+          infer_cfg: input.infer_cfg,
+          meta_template: input.meta_template,
+          parser: input.parser ?? 'api',
+          mode: 'gen',
+          train: res.rows,
+          test: res.rows
+        }
+      },
       'aisbench'
     ) as { error?: string; items?: unknown[] }
     const readerError = checkReaderColumns(res.columns, input.reader_cfg ?? {})
-    const items = readerError ? { ...errorText(readerError), stage: 'prompt' } : engine.error ? { error: engine.error, stage: 'prompt' } : engine.items
+    const items = readerError
+      ? { ...errorText(readerError), stage: 'prompt' }
+      : engine.error
+        ? { error: engine.error, stage: 'prompt' }
+        : engine.items
     const dumped: Record<string, unknown> = {}
-    const created = [...(await listFiles(dataRoot)).filter((f) => !before.has(f)), ...[...written].filter((f) => !f.startsWith(dataRoot + path.sep))]
+    const created = [
+      ...(await listFiles(dataRoot)).filter((f) => !before.has(f)),
+      ...[...written].filter((f) => !f.startsWith(dataRoot + path.sep))
+    ]
     for (const f of created.sort()) dumped[f] = await fileInfo(f)
     const out = {
       image_root: res.upstreamImageRoot === null ? null : path.resolve(dataRoot, res.upstreamImageRoot),

@@ -16,7 +16,11 @@ export function pyB64decode(s: string): Buffer {
   const body = clean.replace(/=+$/, '')
   if (body.includes('=')) throw new PyError('Error', 'Incorrect padding')
   const n = body.length
-  if (n % 4 === 1) throw new PyError('Error', `Invalid base64-encoded string: number of data characters (${n}) cannot be 1 more than a multiple of 4`)
+  if (n % 4 === 1)
+    throw new PyError(
+      'Error',
+      `Invalid base64-encoded string: number of data characters (${n}) cannot be 1 more than a multiple of 4`
+    )
   if (n % 4 !== 0 && clean.length - n < 4 - (n % 4)) throw new PyError('Error', 'Incorrect padding')
   return Buffer.from(body, 'base64')
 }
@@ -37,7 +41,13 @@ export function pillowMode(md: Metadata): string {
 }
 
 const FORMAT_OF_EXT: Record<string, 'jpeg' | 'png' | 'webp' | 'gif' | 'tiff'> = {
-  '.jpg': 'jpeg', '.jpeg': 'jpeg', '.png': 'png', '.webp': 'webp', '.gif': 'gif', '.tif': 'tiff', '.tiff': 'tiff'
+  '.jpg': 'jpeg',
+  '.jpeg': 'jpeg',
+  '.png': 'png',
+  '.webp': 'webp',
+  '.gif': 'gif',
+  '.tif': 'tiff',
+  '.tiff': 'tiff'
 }
 
 export interface NodeLoaderIOOptions {
@@ -52,11 +62,20 @@ export interface NodeLoaderIOOptions {
 export function nodeLoaderIO(o: NodeLoaderIOOptions): LoaderIO {
   const abs = (p: string): string => path.resolve(o.cwd, p)
   const wrote = (p: string): void => void o.written?.add(p)
-  const notFound = (p: string): PyError => new PyError('FileNotFoundError', `[Errno 2] No such file or directory: '${p}'`)
+  const notFound = (p: string): PyError =>
+    new PyError('FileNotFoundError', `[Errno 2] No such file or directory: '${p}'`)
   return {
     cwd: o.cwd,
-    exists: (p) => access(abs(p)).then(() => true, () => false),
-    isDir: (p) => stat(abs(p)).then((s) => s.isDirectory(), () => false),
+    exists: (p) =>
+      access(abs(p)).then(
+        () => true,
+        () => false
+      ),
+    isDir: (p) =>
+      stat(abs(p)).then(
+        (s) => s.isDirectory(),
+        () => false
+      ),
     listDir: async (p) => {
       // os.listdir / Path.glob give the file system's order; fs.readdir sorts (libuv scandir), fs.opendir does not.
       const out: string[] = []

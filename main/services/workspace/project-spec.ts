@@ -15,6 +15,11 @@ export interface ProjectSpec {
   libraryModels: string[]
   /** The column that identifies a row (project.json "idColumn"); otherwise detected (see store/row-identity.ts). */
   idColumn?: string
+  /**
+   * Folder that relative media paths in the rows are under (VLMEvalKit's images folder, LLaVA's --image-folder);
+   * default: the dataset file's folder. project.json `mediaFolder`, relative to the project.
+   */
+  mediaFolder?: string
 }
 
 const CONFIG_EXT = new Set(['.py', '.yaml', '.yml'])
@@ -65,6 +70,7 @@ async function readManifest(file: string): Promise<ProjectSpec> {
   if (!dataset) throw new ProjectOpenError(`${file}: field "dataset" is required`)
   const config = str('config')
   const idColumn = str('idColumn')
+  const mediaFolder = str('mediaFolder')
   return {
     ...(idColumn ? { idColumn } : {}),
     name: str('name') ?? basename(root),
@@ -72,6 +78,7 @@ async function readManifest(file: string): Promise<ProjectSpec> {
     dataset: resolve(root, dataset),
     configFile: config ? resolve(root, config) : undefined,
     modelFiles: (models as string[]).map((x) => resolve(root, x)),
-    libraryModels: Array.isArray(m.libraryModels) ? (m.libraryModels as string[]) : []
+    libraryModels: Array.isArray(m.libraryModels) ? (m.libraryModels as string[]) : [],
+    ...(mediaFolder ? { mediaFolder: resolve(root, mediaFolder) } : {})
   }
 }

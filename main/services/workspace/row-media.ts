@@ -2,11 +2,13 @@
 // the renderer can show: a media URL for files under an opened root, or the reason it cannot be shown.
 import { dirname, isAbsolute, resolve } from 'node:path'
 import type { MediaRef } from '../../../shared/api/types'
-import { classifyMediaRef } from '../media/refs'
+import { classifyMediaRef, refsInAisContent } from '../media/refs'
+import { embeddedMedia } from '../../../shared/media/media-value'
 import { resolveUnderRoots } from '../media/roots'
 import { inlineMedia } from '../media/inline-store'
 
-const MAX_DEPTH = 3
+// Deep enough for OpenAI messages: messages[i].content[j].image_url.url.
+const MAX_DEPTH = 6
 const MAX_REFS = 16
 
 export interface FoundRef {
@@ -23,13 +25,29 @@ export function findMediaRefs(row: Record<string, unknown>): FoundRef[] {
     if (typeof v === 'string') {
       const c = classifyMediaRef(v, path.split('.').pop() ?? path)
       if (c) out.push({ field: path, kind: c.media, refKind: c.kind, value: v })
+      // An AISBench content string: each media segment is shown as media, the text stays text.
+      else if (v.length > 20 && v.includes('<AIS_')) {
+        for (const r of refsInAisContent(v)) if (out.length < MAX_REFS) out.push({ field: path, kind: r.ref.media, refKind: r.ref.kind, value: r.value })
+      }
     } else if (v && typeof v === 'object' && depth < MAX_DEPTH) {
+      // HF Image/Audio struct or binary bytes: the bytes are the media (the struct's path is only a name then).
+      const m = embeddedMedia(v)
+      if (m) {
+        if (m.base64 !== null) out.push({ field: path, kind: m.kind ?? 'unknown', refKind: 'base64', value: m.base64 })
+        else if (m.path !== null) {
+          const c = classifyMediaRef(m.path, 'path')
+          out.push({ field: path, kind: m.kind ?? c?.media ?? 'unknown', refKind: c?.kind ?? 'relative', value: m.path })
+        }
+        return
+      }
       if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${path}[${i}]`, depth + 1))
       else for (const [k, x] of Object.entries(v)) walk(x, path ? `${path}.${k}` : k, depth + 1)
     }
   }
   walk(row, '', 0)
-  return out
+  // One asset once: an mm_custom row names its file in `path` and again inside `content`.
+  const seen = new Set<string>()
+  return out.filter((r) => !seen.has(r.value) && !!seen.add(r.value))
 }
 
 const abbreviate = (s: string) => (s.length > 96 ? `${s.slice(0, 64)}… (${s.length.toLocaleString()} chars)` : s)

@@ -40,7 +40,8 @@ export function variantsFromConfig(datasets: DatasetConfig[], configText: string
 
 /** With no config: show every scalar column in a plain string template, the answer column masked. */
 export function defaultVariant(columns: ColumnInfo[]): Variant {
-  const names = columns.filter((c) => !c.name.includes('.') && c.type !== 'object' && c.type !== 'array').map((c) => c.name)
+  // Media columns (base64 images, HF Image structs, file paths) are shown as media, never put into the text.
+  const names = columns.filter((c) => !c.name.includes('.') && c.type !== 'object' && c.type !== 'array' && !c.media).map((c) => c.name)
   const output = ANSWER_COLUMNS.find((a) => names.includes(a)) ?? null
   const inputs = names.filter((n) => n !== output)
   const template = inputs.map((n) => `${n}: {${n}}`).join('\n') + (output ? `\nAnswer: {${output}}` : '')

@@ -50,6 +50,10 @@ import type { LintSource } from '../lint/lint-run'
 import { ProjectTemplates, overridesFile } from './template-overrides'
 import { defaultVariant, variantsFromConfig, type Variant } from './variants'
 import { needsWholeSplit, variantMode } from './infer-mode'
+import { applyLoader } from '../loaders/apply-loader'
+import { looksLikeMmCustom, mmCustomConfig } from '../loaders/detect'
+import { describeMediaValue } from '../../../shared/media/media-value'
+import type { DatasetConfig } from '../../../shared/config/import'
 
 /** Retrievers that compare a row with every other row read the whole split; beyond this we refuse politely. */
 const MAX_ROWS_IN_MEMORY = 200_000
@@ -81,6 +85,13 @@ export interface LoadedProject {
   datasetProblems: Problem[]
   /** Set while background validation runs, to cancel it when another project replaces this one. */
   validationTask: { cancel(): void } | null
+  /**
+   * Where relative media references in rows resolve (the dataset's media folder; for rows a reproduced loader
+   * built, the folder upstream would resolve them from). Null: the folder of the row's file.
+   */
+  mediaBase: string | null
+  /** Folders media may also be served from: the source data and the loader's media cache. */
+  extraRoots: string[]
 }
 
 export interface RowsQuery {
@@ -132,7 +143,7 @@ export class Workspace {
     if (!this.project) return []
     const { spec, dataset } = this.project
     const ds = dataset.path
-    return [...new Set([spec.root, ds.match(/\.\w+$/) ? dirname(ds) : ds])]
+    return [...new Set([spec.root, ds.match(/\.\w+$/) ? dirname(ds) : ds, ...this.project.extraRoots])]
   }
 
   /**
@@ -308,6 +319,7 @@ export class Workspace {
   private async loadSpec(spec: ProjectSpec, deferValidation = false): Promise<LoadedProject> {
     const problems: Problem[] = []
     let variants: Variant[] = []
+    let cfgDatasets: DatasetConfig[] = []
     if (spec.configFile) {
       const text = await readFile(spec.configFile, 'utf8')
       const cfg = await loadConfig(spec.configFile)
@@ -320,16 +332,35 @@ export class Workspace {
         throw new Error(`${d.file}:${d.line}:${d.column}: ${d.message}`)
       }
       variants = variantsFromConfig(cfg.datasets, text)
+      cfgDatasets = cfg.datasets
       if (!spec.dataset) {
         const p = cfg.datasets.find((d) => typeof d.path === 'string')?.path
         if (!p) throw new Error(`${spec.configFile}: no dataset path in the config; open the dataset and the config together as a project`)
         spec.dataset = isAbsolute(p) ? p : resolve(dirname(spec.configFile), p)
       }
     }
+    // An mm_custom JSONL opened on its own gets AISBench's own config for it (mm_custom_gen.py).
+    if (!spec.configFile && (await looksLikeMmCustom(spec.dataset))) {
+      cfgDatasets = [mmCustomConfig(spec.dataset)]
+      variants = variantsFromConfig(cfgDatasets, 'ais_bench')
+    }
+    // A config naming a dataset class: rows as its load() builds them (or the file's rows, with a problem saying so).
+    let datasetFile = spec.dataset
+    let mediaBase: string | null = spec.mediaFolder ?? null
+    const extraRoots: string[] = spec.mediaFolder ? [spec.mediaFolder] : []
+    if (cfgDatasets[0]) {
+      const outcome = await applyLoader({ entry: cfgDatasets[0], dataset: spec.dataset, root: spec.root, mediaFolder: spec.mediaFolder })
+      problems.push(...outcome.problems)
+      if (outcome.kind === 'loaded') {
+        datasetFile = outcome.file
+        mediaBase = outcome.cwd
+        extraRoots.push(outcome.cacheDir, outcome.cwd, /\.\w+$/.test(spec.dataset) ? dirname(spec.dataset) : spec.dataset)
+      }
+    }
     const task = this.tasks.start('Indexing dataset')
     let dataset: DatasetHandle
     try {
-      dataset = await openDataset(spec.dataset, {
+      dataset = await openDataset(datasetFile, {
         signal: task.signal,
         onProgress: (p) => task.progress(p.bytesDone, p.bytesTotal),
         ...(deferValidation ? { validate: 'deferred' as const, deferMinBytes: this.opts.deferValidationAbove } : {})
@@ -366,7 +397,7 @@ export class Workspace {
       models: loaded.models.map((m) => modelSummary(m, 'project')),
       problems
     }
-    return { summary, spec, dataset, testSplit, trainSplit, variants, models: loaded.models, prepared, templates, trainRows: null, search: null, ready: Promise.resolve(), settled: true, datasetProblems: fromDataset, validationTask: null }
+    return { summary, spec, dataset, testSplit, trainSplit, variants, models: loaded.models, prepared, templates, trainRows: null, search: null, ready: Promise.resolve(), settled: true, datasetProblems: fromDataset, validationTask: null, mediaBase, extraRoots: [...new Set(extraRoots)] }
   }
 
   async inspect(path: string): Promise<DatasetSummary> {
@@ -537,7 +568,7 @@ export class Workspace {
     const all = needsWholeSplit(v)
     const prepared = await this.prepare(p, v, all ? 'all' : [rec.value])
     const cur = this.curation.record(q.index)
-    const media = await resolveRowMedia(findMediaRefs(rec.value), rec.at.file, this.roots(), {
+    const media = await resolveRowMedia(findMediaRefs(rec.value), p.mediaBase ? join(p.mediaBase, '_') : rec.at.file, this.roots(), {
       file: (abs) => this.host.mediaUrl(abs),
       inline: this.host.inlineMediaUrl ? (id) => this.host.inlineMediaUrl!(id) : undefined
     })
@@ -778,6 +809,8 @@ function withEdits(d: DatasetHandle, c: CurationState): DatasetHandle {
 }
 
 function cellText(v: unknown): string {
+  const media = describeMediaValue(v)
+  if (media) return media
   const s = typeof v === 'string' ? v : v === undefined ? '' : JSON.stringify(v)
   if (/^data:|^[A-Za-z0-9+/]{200,}/.test(s)) return `(${s.length.toLocaleString()} chars of media)`
   return s.replace(/\s+/g, ' ').slice(0, 120)
