@@ -6,6 +6,8 @@ import { runRender } from './render'
 import { runConformance } from './conformance'
 import { runInspect } from './inspect'
 import { runLint } from './lint'
+import { runExport } from './export'
+import { removeOpenTemps } from '../services/fs/atomic-write'
 import { join } from 'node:path'
 import { appVersion } from '../services/app-paths'
 import { configureWorkers } from '../services/workers/pool'
@@ -20,6 +22,9 @@ Usage:
   promptloom lint --config C [--dataset D] --model M [--model M2 …] [--variant ABBR]
                   [--json] [--fail-on error|warning|never]
                                                    find what is wrong in every row × model (lint --help)
+  promptloom export PATH --out F [--only all|accepted|not-rejected]
+                    [--format jsonl|mm-custom|vlmeval-tsv|hf-parquet] [--curation] [--media …]
+                                                   write the curated dataset (media encoded as chosen)
   promptloom inspect PATH [--json]                 check a dataset: rows, columns, media, bad rows
   promptloom conformance CASES.jsonl […]          run golden cases, one {"id","output"} line each
   promptloom --help | --version
@@ -48,6 +53,8 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
         return await runServe(rest, io)
       case 'render':
         return await runRender(rest, io)
+      case 'export':
+        return await runExport(rest, io)
       case 'inspect':
         return await runInspect(rest, io)
       case 'lint':
@@ -75,6 +82,13 @@ if (require.main === module) {
   process.stdout.on('error', (e: NodeJS.ErrnoException) => {
     if (e.code === 'EPIPE') process.exit(0)
   })
+  // Interrupted: an export's temp file goes with the process (a killed one is removed by the next export).
+  for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(sig, () => {
+      removeOpenTemps()
+      process.exit(sig === 'SIGINT' ? 130 : 143)
+    })
+  }
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code

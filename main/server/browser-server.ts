@@ -3,8 +3,9 @@
 // after the first visit, or a header), and a foreign Host or Origin is refused so DNS rebinding cannot reach it.
 import http from 'node:http'
 import { randomBytes, timingSafeEqual } from 'node:crypto'
-import { readFile, realpath } from 'node:fs/promises'
-import { basename, extname, join, normalize, sep } from 'node:path'
+import { createReadStream } from 'node:fs'
+import { readFile, realpath, rm, rmdir, stat } from 'node:fs/promises'
+import { basename, dirname, extname, join, normalize, sep } from 'node:path'
 import { Readable } from 'node:stream'
 import type { ApiEvents } from '../../shared/api/types'
 import type { Envelope } from '../api/envelope'
@@ -60,6 +61,25 @@ function cookieToken(header: string | undefined): string | undefined {
   return undefined
 }
 
+const DOWNLOAD_TYPES: Record<string, string> = {
+  '.jsonl': 'application/x-ndjson; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.tsv': 'text/tab-separated-values; charset=utf-8',
+  '.parquet': 'application/vnd.apache.parquet'
+}
+
+/**
+ * Exports offered for download live in their own temp folder (promptloom-export-*): the file goes once it is
+ * sent, the folder when it is empty, or (`all`, at close) with anything written beside the file.
+ */
+async function removeDownload(file: string, all: boolean): Promise<void> {
+  const dir = dirname(file)
+  const owned = basename(dir).startsWith('promptloom-export-')
+  if (all && owned) return void (await rm(dir, { recursive: true, force: true }))
+  await rm(file, { force: true })
+  if (owned) await rmdir(dir).catch(() => {})
+}
+
 async function sendResponse(res: http.ServerResponse, r: Response): Promise<void> {
   const headers: Record<string, string> = {}
   r.headers.forEach((v, k) => (headers[k] = v))
@@ -72,6 +92,8 @@ export async function startBrowserServer(opts: BrowserServerOptions): Promise<Br
   const token = opts.token ?? randomBytes(24).toString('hex')
   const rendererDir = await realpath(opts.rendererDir)
   const downloads = new Map<string, { path: string; name: string }>()
+  /** Folders of offered exports: what a download leaves (an export's _media folder) goes when the server closes. */
+  const offeredDirs = new Set<string>()
   const listeners = new Set<http.ServerResponse>()
   let port = 0
 
@@ -138,16 +160,23 @@ export async function startBrowserServer(opts: BrowserServerOptions): Promise<Br
       }
 
       if (req.method === 'GET' && url.pathname.startsWith('/download/')) {
-        const d = downloads.get(url.pathname.slice(10))
+        const id = url.pathname.slice(10)
+        const d = downloads.get(id)
         if (!d) return void res.writeHead(404).end('no such download')
-        const body = await readFile(d.path)
-        return void res
-          .writeHead(200, {
-            'content-type': 'application/x-ndjson; charset=utf-8',
-            'content-disposition': `attachment; filename="${d.name.replace(/[^\w.-]/g, '_')}"`,
-            'x-content-type-options': 'nosniff'
-          })
-          .end(body)
+        // One download per export, streamed (an export may be gigabytes); the file is removed once it is sent.
+        downloads.delete(id)
+        const size = (await stat(d.path)).size
+        res.writeHead(200, {
+          'content-type': DOWNLOAD_TYPES[extname(d.name)] ?? 'application/octet-stream',
+          'content-length': String(size),
+          'content-disposition': `attachment; filename="${d.name.replace(/[^\w.-]/g, '_')}"`,
+          'x-content-type-options': 'nosniff'
+        })
+        createReadStream(d.path)
+          .on('error', () => res.destroy())
+          .on('close', () => void removeDownload(d.path, false))
+          .pipe(res)
+        return
       }
 
       if (req.method !== 'GET') return void res.writeHead(405).end()
@@ -186,6 +215,7 @@ export async function startBrowserServer(opts: BrowserServerOptions): Promise<Br
     offerDownload(absPath, fileName) {
       const id = randomBytes(12).toString('hex')
       downloads.set(id, { path: absPath, name: basename(fileName) })
+      offeredDirs.add(dirname(absPath))
       return `/download/${id}`
     },
     emit(event, payload) {
@@ -194,6 +224,9 @@ export async function startBrowserServer(opts: BrowserServerOptions): Promise<Br
     },
     close: () =>
       new Promise<void>((resolve) => {
+        for (const d of downloads.values()) void removeDownload(d.path, true)
+        for (const d of offeredDirs) void removeDownload(join(d, '-'), true)
+        downloads.clear()
         for (const l of listeners) l.end()
         server.close(() => resolve())
         server.closeAllConnections()

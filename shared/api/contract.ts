@@ -73,6 +73,42 @@ const curationTarget = z.union([
   z.object({ query: z.string().max(2000).optional(), filter: rowFilter.optional(), all: z.literal(true) }).strict()
 ])
 
+const scope = z.enum(['all', 'accepted', 'not-rejected'])
+const mediaEncoding = z
+  .object({
+    form: z.enum(['keep', 'url', 'path', 'data-url', 'base64']),
+    maxSide: z.number().int().min(1).max(65535).optional(),
+    format: z.enum(['jpeg', 'png', 'webp']).optional(),
+    quality: z.number().int().min(1).max(100).optional()
+  })
+  .strict()
+  .refine((m) => m.form !== 'keep' || (m.maxSide === undefined && m.format === undefined && m.quality === undefined), 're-encoding needs a media form other than keep')
+const destination = z.enum(['dialog', 'download'])
+/** Export: rendered prompts per model (the default, as older callers send it) or the curated dataset. */
+const exportRequest = z.union([
+  z
+    .object({
+      what: z.literal('prompts').default('prompts'),
+      variantId: id,
+      modelIds: z.array(id).min(1).max(32),
+      only: scope.default('all'),
+      format: z.enum(['auto', 'string', 'messages', 'prompt-list']).optional(),
+      media: mediaEncoding.optional(),
+      destination
+    })
+    .strict(),
+  z
+    .object({
+      what: z.literal('dataset'),
+      only: scope.default('all'),
+      format: z.enum(['jsonl', 'mm-custom', 'vlmeval-tsv', 'hf-parquet']).optional(),
+      media: mediaEncoding.optional(),
+      curationColumns: z.boolean().optional(),
+      destination
+    })
+    .strict()
+])
+
 /** A call's declaration: argument tuple schema plus a phantom result type. */
 interface Call<A extends z.ZodTypeAny, R> {
   args: A
@@ -114,16 +150,7 @@ export const contract = {
   'curation.set': call<{ index: number; status: CurationStatus }[]>()(
     z.tuple([z.object({ indices: z.array(index).min(1).max(1_000_000), status })])
   ),
-  'export.run': call<ExportResult>()(
-    z.tuple([
-      z.object({
-        variantId: id,
-        modelIds: z.array(id).min(1).max(32),
-        only: z.enum(['all', 'accepted', 'not-rejected']).default('all'),
-        destination: z.enum(['dialog', 'download'])
-      })
-    ])
-  ),
+  'export.run': call<ExportResult>()(z.tuple([exportRequest])),
   'template.get': call<TemplateDoc>()(z.tuple([templateTarget])),
   'template.preview': call<TemplatePreview>()(
     z.tuple([

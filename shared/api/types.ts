@@ -233,9 +233,39 @@ export interface MediaEncoding {
   quality?: number
 }
 
+export type ExportScope = 'all' | 'accepted' | 'not-rejected'
+
+/** The curated dataset's export forms (see main/services/export/dataset-export.ts). */
+export type DatasetExportFormat = 'jsonl' | 'mm-custom' | 'vlmeval-tsv' | 'hf-parquet'
+
+/** What the Export dialog asks for: rendered prompts per model, or the curated dataset itself. */
+export type ExportRequest =
+  | {
+      what?: 'prompts'
+      variantId: string
+      modelIds: string[]
+      only: ExportScope
+      format?: 'auto' | 'string' | 'messages' | 'prompt-list'
+      media?: MediaEncoding
+      destination: 'dialog' | 'download'
+    }
+  | {
+      what: 'dataset'
+      only: ExportScope
+      /** Default: the source's own form. */
+      format?: DatasetExportFormat
+      media?: MediaEncoding
+      curationColumns?: boolean
+      destination: 'dialog' | 'download'
+    }
+
 export interface ExportResult {
   rows: number
   skipped: number
+  /** Browser mode: the file name to save the download as. */
+  fileName?: string
+  /** Assets that could not be encoded (first 50), kept as the dataset gave them. */
+  problems?: string[]
   /** Where the file was written (Electron) or where to download it (browser mode). */
   path?: string
   downloadUrl?: string

@@ -4,7 +4,7 @@
 // main thread, and memory is bounded by the records in flight, not by the dataset.
 import { randomBytes } from 'node:crypto'
 import type { MediaType } from '../datasets/types'
-import type { PayloadResult } from '../media/encode'
+import type { AssetForm, PayloadResult } from '../media/encode'
 import type { MediaEncoder } from './media-encoder'
 
 type Settled = { ok: true; payload: Uint8Array; text: boolean } | { ok: false; fallback: string; message: string }
@@ -22,9 +22,10 @@ export class MediaSlots {
   constructor(private readonly encoder: MediaEncoder) {}
 
   /** Starts encoding one asset and returns the token that stands for it in the record. */
-  put(source: string | Uint8Array, opts: { media?: Exclude<MediaType, 'unknown'>; raw?: boolean; name?: string | null } = {}): string {
+  put(source: string | Uint8Array, opts: { media?: Exclude<MediaType, 'unknown'>; raw?: boolean; form?: AssetForm; name?: string | null } = {}): string {
     const k = this.pending.length
-    const text = this.encoder.form === 'path' || this.encoder.form === 'file-url'
+    const form = opts.form ?? this.encoder.form
+    const text = form === 'path' || form === 'file-url'
     this.pending.push(
       this.encoder.encode(source, opts).then(
         (r): Settled => {

@@ -1,7 +1,7 @@
 // The workspace behind the API: the open project (dataset, template variants, model profiles), row paging and
 // search, per-row rendering for the exact-input matrix, curation state, and export. One instance per host.
 import { existsSync } from 'node:fs'
-import { readFile, stat } from 'node:fs/promises'
+import { readFile, rm, stat } from 'node:fs/promises'
 import { dirname, isAbsolute, join, resolve } from 'node:path'
 import type {
   AppInfo,
@@ -9,7 +9,9 @@ import type {
   CurationOp,
   CurationStatus,
   DatasetSummary,
+  ExportRequest,
   ExportResult,
+  ExportScope,
   MediaEncoding,
   ModelSummary,
   Problem,
@@ -38,6 +40,7 @@ import { CurationState } from './curation'
 import { exportLines, writeExport, type ExportOptions } from './export'
 import { checkMediaEncoding, MediaEncoder } from '../export/media-encoder'
 import { MediaDir } from '../export/media-dir'
+import { sourceFormat, writeDatasetExport, type DatasetExportFormat, type DatasetExportResult, type DatasetExportRow } from '../export/dataset-export'
 import { libraryProfiles, loadModels } from './load-models'
 import { findMediaRefs, resolveRowMedia } from './row-media'
 import { peaksOf, probeMediaSource } from './media-calls'
@@ -764,28 +767,96 @@ export class Workspace {
     }
   }
 
-  async exportRun(q: { variantId: string; modelIds: string[]; only: 'all' | 'accepted' | 'not-rejected'; destination: 'dialog' | 'download' }): Promise<ExportResult> {
+  /** The rows a scope keeps, read in batches with their field edits applied and their curation. */
+  async *datasetRows(only: ExportScope, signal?: AbortSignal, onProgress?: (done: number, total: number) => void): AsyncGenerator<DatasetExportRow> {
+    const p = this.need()
+    const total = this.splitSize(p, p.testSplit)
+    for (let start = 0; start < total; start += 500) {
+      if (signal?.aborted) return
+      const recs = await p.dataset.readRows(p.testSplit, start, Math.min(500, total - start))
+      for (const r of recs) {
+        if (r.error) continue
+        const status = this.curation.get(r.index)
+        if (only === 'accepted' ? status !== 'accepted' : only === 'not-rejected' ? status === 'rejected' : false) continue
+        const cur = this.curation.record(r.index)
+        yield { index: r.index, value: this.curation.edited(r.index, r.value), status, ...(cur ? { curation: cur } : {}) }
+      }
+      onProgress?.(Math.min(start + 500, total), total)
+    }
+  }
+
+  /** The curated dataset written to `target` in `format` (default: the source's own form). */
+  async exportDataset(
+    q: { only: ExportScope; format?: DatasetExportFormat; media: MediaEncoding; curationColumns?: boolean },
+    target: string,
+    signal?: AbortSignal,
+    onProgress?: (done: number, total: number) => void
+  ): Promise<DatasetExportResult & { format: DatasetExportFormat }> {
+    const p = this.need()
+    await p.ready
+    const format = q.format ?? sourceFormat(p.dataset.format, p.dataset.columns)
+    const r = await writeDatasetExport({
+      target,
+      format,
+      rows: this.datasetRows(q.only, signal, onProgress),
+      columns: p.dataset.columns,
+      encoder: this.mediaEncoder(q.media, target, signal),
+      curationColumns: q.curationColumns === true,
+      signal
+    })
+    return { ...r, format }
+  }
+
+  /** The app's Export: rendered prompts per model, or the curated dataset; progress with counts, cancellable. */
+  async exportRun(q: ExportRequest): Promise<ExportResult> {
     const p = this.need()
     // Export writes validated rows only (unreadable ones skipped and counted), as it always has.
     await p.ready
-    const name = `${p.spec.name.replace(/[^\w.-]+/g, '_')}-${q.variantId.replace(/[^\w.-]+/g, '_')}.jsonl`
-    let target: string | null
-    if (q.destination === 'dialog' && this.host.mode === 'electron') target = await this.host.pickSavePath(name)
-    else target = join(await tmpExportDir(), name)
+    const base = p.spec.name.replace(/[^\w.-]+/g, '_')
+    const dsFormat = q.what === 'dataset' ? (q.format ?? sourceFormat(p.dataset.format, p.dataset.columns)) : null
+    const name = dsFormat ? `${base}-curated${DATASET_EXT[dsFormat]}` : `${base}-${(q.what !== 'dataset' ? q.variantId : '').replace(/[^\w.-]+/g, '_')}.jsonl`
+    const dialog = q.destination === 'dialog' && this.host.mode === 'electron'
+    const target = dialog ? await this.host.pickSavePath(name) : join(await tmpExportDir(), name)
     if (!target) return { rows: 0, skipped: 0, cancelled: true }
-    const task = this.tasks.start('Exporting')
+    const task = this.tasks.start(dsFormat ? 'Exporting dataset' : 'Exporting prompts')
+    const media = q.media ?? { form: 'keep' as const }
+    let rows: number
+    let skipped = 0
+    let problems: string[] = []
     try {
-      const r = await writeExport(target, this.lines({ variantId: q.variantId, modelIds: q.modelIds, only: q.only, format: 'auto' }, task.signal, (d, t) => task.progress(d, t)), task.signal)
-      if (r.cancelled) return { rows: 0, skipped: 0, cancelled: true }
-      if (q.destination === 'download' || this.host.mode !== 'electron') {
-        if (!this.host.offerDownload) throw new Error('this host cannot offer downloads')
-        return { rows: r.lines, skipped: r.skipped, downloadUrl: this.host.offerDownload(target, name) }
+      if (q.what === 'dataset') {
+        const r = await this.exportDataset({ only: q.only, format: dsFormat!, media, curationColumns: q.curationColumns }, target, task.signal, (d, t) => task.progress(d, t))
+        if (r.cancelled) return await cancelled(target, dialog)
+        rows = r.rows
+        problems = r.problems
+      } else {
+        const lines = this.lines({ variantId: q.variantId, modelIds: q.modelIds, only: q.only, format: q.format ?? 'auto' }, task.signal, (d, t) => task.progress(d, t))
+        const r = await writeExport(target, lines, task.signal, this.mediaEncoder(media, target, task.signal))
+        if (r.cancelled) return await cancelled(target, dialog)
+        rows = r.lines
+        skipped = r.skipped
       }
-      return { rows: r.lines, skipped: r.skipped, path: target }
+    } catch (e) {
+      if (!dialog) await rm(dirname(target), { recursive: true, force: true })
+      throw e
     } finally {
       task.finish(1, 1)
     }
+    const extra = problems.length ? { problems } : {}
+    if (!dialog) {
+      if (!this.host.offerDownload) throw new Error('this host cannot offer downloads')
+      return { rows, skipped, downloadUrl: this.host.offerDownload(target, name), fileName: name, ...extra }
+    }
+    return { rows, skipped, path: target, ...extra }
   }
+}
+
+const DATASET_EXT: Record<DatasetExportFormat, string> = { jsonl: '.jsonl', 'mm-custom': '.mm_custom.jsonl', 'vlmeval-tsv': '.tsv', 'hf-parquet': '.parquet' }
+
+/** A cancelled export: nothing was written (atomic); a browser-mode export's own temp folder goes too. */
+async function cancelled(target: string, dialog: boolean): Promise<ExportResult> {
+  if (!dialog) await rm(dirname(target), { recursive: true, force: true })
+  return { rows: 0, skipped: 0, cancelled: true }
 }
 
 async function tmpExportDir(): Promise<string> {

@@ -1,7 +1,7 @@
 // Browser mode's security: loopback only, the per-run token, Host/Origin checks against DNS rebinding, and
 // media confined to the opened roots.
 import http from 'node:http'
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -106,5 +106,19 @@ describe('browser-mode server', () => {
 
   it('does not serve files outside the renderer folder', async () => {
     expect((await request('/..%2f..%2fsecret.png', { headers: auth })).status).toBeGreaterThanOrEqual(403)
+  })
+})
+
+describe('browser-mode downloads', () => {
+  it('streams an export once, then removes it and its temp folder (#10: finished exports left temp files)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'promptloom-export-'))
+    const file = join(dir, 'x.tsv')
+    writeFileSync(file, '"a"\t"b"\n')
+    const url = srv.offerDownload(file, 'x.tsv')
+    const r = await request(url, { headers: auth })
+    expect([r.status, r.body, r.headers['content-type']]).toEqual([200, '"a"\t"b"\n', 'text/tab-separated-values; charset=utf-8'])
+    for (let i = 0; i < 50 && existsSync(dir); i++) await new Promise((res) => setTimeout(res, 20))
+    expect(existsSync(dir)).toBe(false)
+    expect((await request(url, { headers: auth })).status).toBe(404)
   })
 })
