@@ -130,6 +130,20 @@ export async function runA11ySpecs(t, page) {
     await checkState(
       t,
       page,
+      `export dialog (${scheme})`,
+      async () => {
+        await toList(page)
+        await page.keyboard.press('E')
+        await page.getByTestId('export-panel').waitFor()
+      },
+      async () => {
+        await page.keyboard.press('Escape')
+        await page.getByTestId('export-panel').waitFor({ state: 'detached' })
+      }
+    )
+    await checkState(
+      t,
+      page,
       `filter bar (${scheme})`,
       async () => {
         await page.getByTestId('filter-toggle').click()

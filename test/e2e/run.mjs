@@ -9,6 +9,7 @@ import { runCurationChecks, runMillionRowSpecs } from './curation.spec.mjs'
 import { runTemplateEditorSpecs } from './template-editor.mjs'
 import { runA11ySpecs } from './a11y.spec.mjs'
 import { runKeyboardSpecs } from './keyboard.spec.mjs'
+import { runExportSpecs } from './export.spec.mjs'
 import { enterSandbox } from '../support/sandbox.mjs'
 
 // Servers, browsers and project stores write only inside this run's sandbox folder, removed at the end.
@@ -134,10 +135,14 @@ try {
     await page.locator('body').press('Escape')
   })
 
-  await t.check('Export downloads JSONL with one line per row and model', async () => {
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export').click()])
+  await t.check('Export… downloads the prompts as JSONL with one line per row and model', async () => {
+    await page.getByTestId('export').click()
+    await page.getByTestId('export-panel').waitFor()
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-run').click()])
     const file = join(shots, 'export.jsonl')
     await download.saveAs(file)
+    await page.keyboard.press('Escape')
+    await page.getByTestId('export-panel').waitFor({ state: 'detached' })
     const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l))
     assert(lines.length === 14 * 3, `${lines.length} lines`)
     assert(lines.every((l) => typeof l.model === 'string' && l.prompt !== undefined), 'a line lacks model or prompt')
@@ -174,6 +179,7 @@ try {
 
   await runTemplateEditorSpecs(t, page)
   await runCurationChecks(t, page, shots)
+  await runExportSpecs(t, page, shots)
   await runA11ySpecs(t, page)
   await runKeyboardSpecs(t, page, serve.url)
 

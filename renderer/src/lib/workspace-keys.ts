@@ -18,6 +18,8 @@ export interface KeyActions {
   item(delta: number): void
   open(): void
   models(): void
+  /** The Export dialog: prompts per model or the curated dataset. */
+  exportDialog(): void
   undo(): void
   redo(): void
   help(): void
@@ -58,6 +60,7 @@ export const BINDINGS: Binding[] = [
   { keys: ['i'], label: 'i', does: 'show / hide in-context examples', run: (a) => a.toggleIce() },
   { keys: ['o'], label: 'o', does: 'open a dataset, config or project', run: (a) => a.open() },
   { keys: ['p'], label: 'p', does: 'choose model columns', run: (a) => a.models() },
+  { keys: ['E'], label: 'Shift+E', does: 'export prompts or the curated dataset', run: (a) => a.exportDialog() },
   { keys: ['?'], label: '?', does: 'this sheet', run: (a) => a.help() },
   { keys: ['Escape'], label: 'Esc', does: 'close / leave a field / unpick', run: (a) => a.escape() }
 ]

@@ -1,8 +1,8 @@
-// Which overlay panel is open (Open…, Models…). One at a time; Esc closes it and focus returns to the row list.
+// Which overlay panel is open (Open…, Models…, Export…). One at a time; Esc closes it and focus returns to the row list.
 import { defineStore } from 'pinia'
 import { ref } from 'vue'
 
-export type PanelName = 'open' | 'models' | null
+export type PanelName = 'open' | 'models' | 'export' | null
 
 export const usePanels = defineStore('panels', () => {
   const open = ref<PanelName>(null)

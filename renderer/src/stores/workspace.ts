@@ -198,24 +198,10 @@ export const useWorkspace = defineStore('workspace', () => {
     if (changed) pages.value = m
   }
 
-  async function exportJsonl(only: 'all' | 'accepted' | 'not-rejected') {
-    const destination = window.promptloom ? 'dialog' : 'download'
-    const r = await api.export.run({ variantId: variantId.value, modelIds: modelIds.value, only, destination })
-    if (r.downloadUrl) {
-      const a = document.createElement('a')
-      a.href = r.downloadUrl
-      a.download = 'promptloom-export.jsonl'
-      document.body.appendChild(a)
-      a.click()
-      a.remove()
-    }
-    return r
-  }
-
   return {
     project, total, query, selected, variantId, variant, modelIds, render, rendering, error, progress, showIce,
     filter, sort, columns, splitTotal,
-    load, itemAt, prefetch, select, renderSelected, setStatus, search, exportJsonl, fetchPage, refreshRows, patchItems, hasFilter,
+    load, itemAt, prefetch, select, renderSelected, setStatus, search, fetchPage, refreshRows, patchItems, hasFilter,
     renderHook
   }
 })

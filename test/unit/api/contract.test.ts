@@ -10,7 +10,23 @@ describe('API contract', () => {
 
   it('accepts valid arguments and applies defaults', () => {
     const r = parseArgs('export.run', [{ variantId: 'v', modelIds: ['m'], destination: 'download' }])
-    expect(r).toEqual({ ok: true, args: [{ variantId: 'v', modelIds: ['m'], only: 'all', destination: 'download' }] })
+    expect(r).toEqual({ ok: true, args: [{ what: 'prompts', variantId: 'v', modelIds: ['m'], only: 'all', destination: 'download' }] })
+  })
+
+  it('accepts a curated-dataset export with its format and media encoding', () => {
+    const q = { what: 'dataset', only: 'accepted', format: 'hf-parquet', media: { form: 'base64', maxSide: 512, format: 'webp', quality: 80 }, curationColumns: true, destination: 'dialog' }
+    expect(parseArgs('export.run', [q])).toEqual({ ok: true, args: [q] })
+  })
+
+  it.each([
+    [{ what: 'dataset', destination: 'dialog', format: 'xlsx' }, /argument 0/],
+    [{ what: 'dataset', destination: 'dialog', media: { form: 'keep', maxSide: 100 } }, /argument 0/],
+    [{ what: 'dataset', destination: 'dialog', media: { form: 'base64', quality: 0 } }, /argument 0/],
+    [{ what: 'dataset', destination: 'dialog', path: '/etc/passwd' }, /argument 0/]
+  ])('refuses an export request it cannot honour: %j', (q, message) => {
+    const r = parseArgs('export.run', [q])
+    expect(r.ok).toBe(false)
+    if (!r.ok) expect(r.error).toMatch(message)
   })
 
   it.each([
