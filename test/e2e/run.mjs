@@ -10,6 +10,7 @@ import { runTemplateEditorSpecs } from './template-editor.mjs'
 import { runA11ySpecs } from './a11y.spec.mjs'
 import { runKeyboardSpecs } from './keyboard.spec.mjs'
 import { runExportSpecs } from './export.spec.mjs'
+import { runBuilderSpecs } from './builder.spec.mjs'
 import { enterSandbox } from '../support/sandbox.mjs'
 
 // Servers, browsers and project stores write only inside this run's sandbox folder, removed at the end.
@@ -195,6 +196,8 @@ try {
   await browser.close()
   serve.stop()
 }
+
+await runBuilderSpecs(t)
 
 // Dark theme screenshot (the README shows both).
 {

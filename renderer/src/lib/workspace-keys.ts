@@ -10,6 +10,7 @@ export interface KeyActions {
   note(): void
   tag(): void
   templates(): void
+  builder(): void
   search(): void
   cycleModel(): void
   toggleDiff(): void
@@ -50,6 +51,7 @@ export const BINDINGS: Binding[] = [
   { keys: ['n'], label: 'n', does: 'write a note', run: (a) => a.note() },
   { keys: ['#'], label: '#', does: 'add a tag', run: (a) => a.tag() },
   { keys: ['t'], label: 't', does: 'edit the templates', run: (a) => a.templates() },
+  { keys: ['b'], label: 'b', does: 'build a prompt from the columns (sections, examples, schema; saves an OpenCompass config)', run: (a) => a.builder() },
   { keys: ['Ctrl+z'], label: 'Ctrl+Z', does: 'undo', run: (a) => a.undo() },
   { keys: ['Ctrl+Shift+Z', 'Ctrl+Shift+z', 'Ctrl+y'], label: 'Ctrl+Shift+Z', does: 'redo', run: (a) => a.redo() },
   { keys: ['/'], label: '/', does: 'search (text, /regex/, field:value, status:flagged)', run: (a) => a.search() },

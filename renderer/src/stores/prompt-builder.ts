@@ -1,0 +1,131 @@
+// The prompt builder's state: the recipe being composed over the open dataset (column roles guessed from names,
+// then confirmed), the back end's check of it (schema, unfilled placeholders, rows that do not fit), and the live
+// preview — the recipe's variant text becomes a template-editor draft, so the matrix shows every model's input as
+// the person edits, through the same preview path as the template editor.
+import { defineStore } from 'pinia'
+import { ref, shallowRef, watch } from 'vue'
+import type { BuilderCheck } from '../../../shared/api/types'
+import { defaultRecipe, guessRoles, type Recipe, type Section } from '../../../shared/builder'
+import { api } from '../lib/api'
+import { tabKey, useTemplateEditor } from './template-editor'
+import { useWorkspace } from './workspace'
+
+const CHECK_DELAY_MS = 200
+
+export const usePromptBuilder = defineStore('promptBuilder', () => {
+  const ws = useWorkspace()
+  const te = useTemplateEditor()
+  const open = ref(false)
+  const recipe = ref<Recipe | null>(null)
+  const check = shallowRef<BuilderCheck | null>(null)
+  const message = ref('')
+  const busy = ref(false)
+  let timer: ReturnType<typeof setTimeout> | undefined
+
+  const columns = () => ws.project?.dataset.columns.map((c) => c.name) ?? []
+
+  function start() {
+    const p = ws.project
+    if (!p) return
+    const abbr = (p.name || 'dataset').replace(/[^\w.-]+/g, '_') + '-built'
+    recipe.value = defaultRecipe(abbr, guessRoles(columns()))
+    changed()
+  }
+
+  function toggle(force?: boolean) {
+    open.value = force ?? !open.value
+    if (open.value && !recipe.value) start()
+  }
+
+  /** Every change: check (debounced), then preview the variant text in the matrix. */
+  function changed() {
+    clearTimeout(timer)
+    timer = setTimeout(() => void refresh(), CHECK_DELAY_MS)
+  }
+
+  async function refresh() {
+    const r = recipe.value
+    if (!r || !ws.variantId) return
+    try {
+      const c = await api.builder.check(JSON.parse(JSON.stringify(r)) as Recipe)
+      if (recipe.value !== r) return
+      check.value = c
+      const key = tabKey({ variantId: ws.variantId })
+      await te.loadDoc(key)
+      te.edit(key, c.variantText)
+      message.value = ''
+    } catch (e) {
+      message.value = e instanceof Error ? e.message : String(e)
+    }
+  }
+
+  function setRole(role: 'question' | 'answer' | 'context', column: string) {
+    if (!recipe.value) return
+    const roles = { ...recipe.value.roles, [role]: column || undefined }
+    rebuild(roles)
+  }
+
+  function toggleChoice(column: string) {
+    if (!recipe.value) return
+    const cur = recipe.value.roles.choices
+    const cols = columns()
+    const choices = cur.includes(column) ? cur.filter((c) => c !== column) : [...cur, column].sort((a, b) => cols.indexOf(a) - cols.indexOf(b))
+    rebuild({ ...recipe.value.roles, choices })
+  }
+
+  /** New roles: the sections that name columns are made again; the person's other sections and texts stay. */
+  function rebuild(roles: Recipe['roles']) {
+    const r = recipe.value!
+    const fresh = defaultRecipe(r.abbr, roles, r.shape)
+    const generated = new Set(['context', 'question', 'choices'])
+    recipe.value = { ...r, roles, sections: r.sections.map((s) => (generated.has(s.id) ? (fresh.sections.find((f) => f.id === s.id) ?? s) : s)) }
+    changed()
+  }
+
+  function update(patch: Partial<Recipe>) {
+    if (!recipe.value) return
+    recipe.value = { ...recipe.value, ...patch }
+    changed()
+  }
+
+  function updateSection(id: string, patch: Partial<Section>) {
+    if (!recipe.value) return
+    update({ sections: recipe.value.sections.map((s) => (s.id === id ? { ...s, ...patch } : s)) })
+  }
+
+  function moveSection(id: string, delta: number) {
+    if (!recipe.value) return
+    const list = [...recipe.value.sections]
+    const i = list.findIndex((s) => s.id === id)
+    const j = i + delta
+    if (i < 0 || j < 0 || j >= list.length) return
+    ;[list[i], list[j]] = [list[j], list[i]]
+    update({ sections: list })
+  }
+
+  async function save() {
+    const r = recipe.value
+    if (!r) return
+    busy.value = true
+    try {
+      const s = await api.builder.save(JSON.parse(JSON.stringify(r)) as Recipe)
+      message.value = `Config written to ${s.config} (field schema: ${s.schema}). Open it with o to work on it as a project.`
+    } catch (e) {
+      message.value = e instanceof Error ? e.message : String(e)
+    } finally {
+      busy.value = false
+    }
+  }
+
+  // Another project: start over.
+  watch(
+    () => ws.project?.name,
+    () => {
+      recipe.value = null
+      check.value = null
+      if (open.value) start()
+    }
+  )
+
+  return { open, recipe, check, message, busy, toggle, start, setRole, toggleChoice, update, updateSection, moveSection, save }
+})

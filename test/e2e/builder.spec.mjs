@@ -1,0 +1,90 @@
+// End-to-end: the prompt builder on a dataset opened with no config (issue 15). A multiple-choice JSONL with train
+// and test splits opens as "all columns, string template"; b opens the builder with the columns guessed; three fixed
+// examples are chosen through the UI; every model column shows the built prompt with the examples; Save writes an
+// OpenCompass config beside the dataset, and `promptloom render` of that config gives the prompts the matrix showed.
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { assert, launchBrowser, root, startServe } from './harness.mjs'
+
+function writeDataset() {
+  const base = mkdtempSync(join(tmpdir(), 'pl-e2e-builder-'))
+  const dir = join(base, 'shapes')
+  mkdirSync(dir)
+  const row = (i) => ({ qid: `q${i}`, question: `Which number is ${i} doubled?`, A: String(2 * i), B: String(2 * i + 1), C: String(i), D: String(3 * i + 1), answer: 'A', category: 'arithmetic' })
+  writeFileSync(join(dir, 'train.jsonl'), [1, 2, 3, 4].map((i) => JSON.stringify(row(i))).join('\n') + '\n')
+  writeFileSync(join(dir, 'test.jsonl'), [20, 21, 22].map((i) => JSON.stringify(row(i))).join('\n') + '\n')
+  return { base, dir }
+}
+
+export async function runBuilderSpecs(t) {
+  const { base, dir } = writeDataset()
+  const serve = await startServe([dir])
+  const browser = await launchBrowser()
+  const errors = []
+  try {
+    const page = browser.ctx.pages()[0] ?? (await browser.ctx.newPage())
+    page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`))
+    page.on('console', (m) => m.type() === 'error' && errors.push(`console: ${m.text()}`))
+    page.setDefaultTimeout(15000)
+    await page.goto(serve.url)
+    await page.getByTestId('model-column').first().waitFor()
+    const exact = () => page.evaluate(() => [...document.querySelectorAll('[data-testid=model-column]')].map((e) => e.dataset.exact ?? ''))
+
+    await t.check('builder: b opens it with question, options and answer guessed from the column names', async () => {
+      const before = await exact()
+      assert(before.every((x) => x.includes('qid: q20')), 'the no-config default does not show every column as text')
+      await page.getByTestId('row-list').focus()
+      await page.keyboard.press('b')
+      await page.getByTestId('prompt-builder').waitFor()
+      assert((await page.getByTestId('pb-question').inputValue()) === 'question', 'question column not guessed')
+      assert((await page.getByTestId('pb-answer').inputValue()) === 'answer', 'answer column not guessed')
+      const picked = await page.$$eval('[data-testid=pb-choice]', (xs) => xs.filter((x) => x.checked).map((x) => x.value))
+      assert(picked.join() === 'A,B,C,D', `options ${picked}`)
+    })
+
+    await t.check('builder: three fixed examples through the UI fill every model column', async () => {
+      await page.getByTestId('pb-selector').selectOption('fixed')
+      await page.getByTestId('pb-fixed-ids').fill('0, 1, 2')
+      await page.getByTestId('pb-fixed-ids').press('Enter')
+      await page.getByTestId('pb-fixed-ids').blur()
+      await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=model-column]')].every((e) => (e.dataset.exact ?? '').includes('Which number is 3 doubled?')), null, { timeout: 15000 })
+      const shown = await exact()
+      for (const x of shown) {
+        assert(!x.includes('qid:') && !x.includes('category:'), 'columns outside the recipe still reach a model')
+        assert(['1', '2', '3'].every((i) => x.includes(`Which number is ${i} doubled?`)) && !x.includes('Which number is 4 doubled?'), 'not exactly train rows 0, 1, 2 as examples')
+        assert(x.includes('Which number is 20 doubled?'), 'the test row is missing')
+      }
+      await page.screenshot({ path: join(root, 'test-output', 'e2e', 'prompt-builder.png') })
+      const fields = await page.getByTestId('pb-schema').textContent()
+      assert(fields.includes('{question}') && fields.includes('{D}'), `schema: ${fields}`)
+      return `${shown.length} model columns`
+    })
+
+    await t.check('builder: Save writes an OpenCompass config that promptloom render turns into the shown prompts', async () => {
+      const shown = await exact()
+      await page.getByTestId('pb-save').click()
+      await page.waitForFunction(() => (document.querySelector('[data-testid=pb-message]')?.textContent ?? '').includes('Config written to'))
+      const config = join(base, 'shapes-built_gen.py')
+      const py = readFileSync(config, 'utf8')
+      assert(py.includes('type=FixKRetriever') && py.includes('fix_id_list=[0, 1, 2]'), 'the config does not hold the chosen examples')
+      const models = await page.evaluate(() => [...document.querySelectorAll('[data-testid=model-column]')].map((e) => e.dataset.model ?? ''))
+      const out = execFileSync(process.execPath, [join(root, 'out/main/cli.js'), 'render', '--config', config, ...models.flatMap((m) => ['--model', m])], { encoding: 'utf8' })
+      const lines = out.trim().split('\n').map((l) => JSON.parse(l)).filter((l) => l.index === 0)
+      for (let i = 0; i < models.length; i++) {
+        const l = lines.find((x) => x.model === models[i])
+        assert(l, `no rendered line for ${models[i]}`)
+        const text = typeof l.prompt === 'string' ? l.prompt : JSON.stringify(l.prompt)
+        assert(typeof l.prompt !== 'string' || text === shown[i], `${models[i]}: render differs from the matrix`)
+      }
+      return `${config}`
+    })
+
+    await t.check('builder: no page errors', async () => assert(errors.length === 0, errors.join(' | ')))
+  } finally {
+    await browser.close()
+    serve.stop()
+    rmSync(base, { recursive: true, force: true })
+  }
+}
