@@ -3,12 +3,12 @@
 import type { IpcMain, IpcMainInvokeEvent } from 'electron'
 import { CHANNELS } from '../../shared/api/contract'
 import type { Envelope } from '../api/envelope'
-import { isTrustedSender } from './security'
+import { isTrustedIpcSender } from './security'
 
 export function registerIpcHandlers(ipcMain: IpcMain, dispatch: (channel: string, args: unknown) => Promise<Envelope>): void {
   for (const channel of CHANNELS) {
     ipcMain.handle(`api:${channel}`, async (event: IpcMainInvokeEvent, ...args: unknown[]): Promise<Envelope> => {
-      if (!isTrustedSender(event.senderFrame?.url)) return { ok: false, error: `${channel}: refused: untrusted sender` }
+      if (!isTrustedIpcSender(event)) return { ok: false, error: `${channel}: refused: untrusted sender` }
       return dispatch(channel, args)
     })
   }

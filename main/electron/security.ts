@@ -16,7 +16,7 @@ export const DEFAULT_WEB_PREFERENCES: WebPreferences = {
   spellcheck: false
 }
 
-/** Only the app's own top frame may call the API. */
+/** Is this URL the app's own (app://promptloom)? Navigation checks use it; IPC also needs the frame to be the top one. */
 export function isTrustedSender(frameUrl: string | undefined): boolean {
   if (!frameUrl) return false
   try {
@@ -25,6 +25,23 @@ export function isTrustedSender(frameUrl: string | undefined): boolean {
   } catch {
     return false
   }
+}
+
+/** The parts of an IpcMainInvokeEvent the sender check reads (WebFrameMain's `parent` is null for a top frame). */
+export interface IpcSenderLike {
+  senderFrame?: { url: string; parent: unknown } | null
+  sender?: { mainFrame?: unknown } | null
+}
+
+/**
+ * Only the app's own top frame may call the API: an iframe inside the app (even an app:// one, or one that
+ * navigated there) is refused, so content shown in a frame can never reach main.
+ */
+export function isTrustedIpcSender(event: IpcSenderLike): boolean {
+  const frame = event.senderFrame
+  if (!frame || frame.parent !== null) return false
+  if (event.sender?.mainFrame !== frame) return false
+  return isTrustedSender(frame.url)
 }
 
 export function hardenWebContents(wc: WebContents): void {

@@ -1,6 +1,9 @@
 // Browser mode: the same renderer and the same main-process API behind HTTP, for machines where Electron cannot
 // start and for `promptloom serve`. Bound to loopback only; every request must carry the per-run token (cookie
 // after the first visit, or a header), and a foreign Host or Origin is refused so DNS rebinding cannot reach it.
+// Cookies ignore ports, so the cookie is named for this server's port (a second `serve` does not log the first
+// out), and a request a browser marks as coming from another site or port (Sec-Fetch-Site) is refused: a page on
+// another local port could otherwise embed /media URLs with our cookie and learn which files exist.
 import http from 'node:http'
 import { randomBytes, timingSafeEqual } from 'node:crypto'
 import { createReadStream } from 'node:fs'
@@ -43,7 +46,7 @@ const STATIC_TYPES: Record<string, string> = {
   '.json': 'application/json'
 }
 
-const COOKIE = 'promptloom_token'
+const COOKIE_PREFIX = 'promptloom_token_'
 const MAX_BODY = 8 * 1024 * 1024
 
 function sameToken(a: string | undefined, b: string): boolean {
@@ -53,10 +56,10 @@ function sameToken(a: string | undefined, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y)
 }
 
-function cookieToken(header: string | undefined): string | undefined {
+function cookieToken(header: string | undefined, name: string): string | undefined {
   for (const part of (header ?? '').split(';')) {
     const [k, ...v] = part.trim().split('=')
-    if (k === COOKIE) return v.join('=')
+    if (k === name) return v.join('=')
   }
   return undefined
 }
@@ -80,6 +83,19 @@ async function removeDownload(file: string, all: boolean): Promise<void> {
   if (owned) await rmdir(dir).catch(() => {})
 }
 
+/** decodeURIComponent, or null for a malformed escape (`%E0%A4%A`), which is the client's error, not ours. */
+function decodePath(s: string): string | null {
+  try {
+    return decodeURIComponent(s)
+  } catch {
+    return null
+  }
+}
+
+// What browsers send in Sec-Fetch-Site for a request this server should answer: its own pages, or the user
+// opening a URL (the printed one). Clients that are not browsers send nothing. 'same-site' is another port.
+const OWN_FETCH_SITES = new Set(['same-origin', 'none'])
+
 async function sendResponse(res: http.ServerResponse, r: Response): Promise<void> {
   const headers: Record<string, string> = {}
   r.headers.forEach((v, k) => (headers[k] = v))
@@ -96,6 +112,7 @@ export async function startBrowserServer(opts: BrowserServerOptions): Promise<Br
   const offeredDirs = new Set<string>()
   const listeners = new Set<http.ServerResponse>()
   let port = 0
+  const cookieName = (): string => `${COOKIE_PREFIX}${port}`
 
   const allowedHosts = () => new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`])
 
@@ -107,13 +124,20 @@ export async function startBrowserServer(opts: BrowserServerOptions): Promise<Br
       if (origin && !allowedHosts().has(origin.replace(/^http:\/\//, ''))) {
         return void res.writeHead(403).end('forbidden origin')
       }
-      const url = new URL(req.url ?? '/', `http://${host}`)
-      const given = (req.headers['x-promptloom-token'] as string | undefined) ?? cookieToken(req.headers.cookie)
+      const fetchSite = req.headers['sec-fetch-site']
+      if (typeof fetchSite === 'string' && !OWN_FETCH_SITES.has(fetchSite)) return void res.writeHead(403).end('forbidden cross-site request')
+      let url: URL
+      try {
+        url = new URL(req.url ?? '/', `http://${host}`)
+      } catch {
+        return void res.writeHead(400, { 'content-type': 'text/plain' }).end('malformed request URL')
+      }
+      const given = (req.headers['x-promptloom-token'] as string | undefined) ?? cookieToken(req.headers.cookie, cookieName())
       if (!sameToken(given, token)) {
         // The printed URL carries the token once; trade it for an HttpOnly cookie and drop it from the address bar.
         if (req.method === 'GET' && url.pathname === '/' && sameToken(url.searchParams.get('token') ?? undefined, token)) {
           res.writeHead(302, {
-            'set-cookie': `${COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`,
+            'set-cookie': `${cookieName()}=${token}; HttpOnly; SameSite=Strict; Path=/`,
             location: '/'
           })
           return void res.end()
@@ -122,7 +146,8 @@ export async function startBrowserServer(opts: BrowserServerOptions): Promise<Br
       }
 
       if (req.method === 'POST' && url.pathname.startsWith('/api/')) {
-        const channel = decodeURIComponent(url.pathname.slice(5))
+        const channel = decodePath(url.pathname.slice(5))
+        if (channel === null) return void res.writeHead(400, { 'content-type': 'text/plain' }).end('malformed percent escape in the path')
         const chunks: Buffer[] = []
         let size = 0
         for await (const c of req) {
@@ -181,7 +206,9 @@ export async function startBrowserServer(opts: BrowserServerOptions): Promise<Br
 
       if (req.method !== 'GET') return void res.writeHead(405).end()
       if (url.pathname === '/favicon.ico') return void res.writeHead(204).end()
-      const rel = url.pathname === '/' ? 'index.html' : normalize(decodeURIComponent(url.pathname)).replace(/^[/\\]+/, '')
+      const decoded = decodePath(url.pathname)
+      if (decoded === null) return void res.writeHead(400, { 'content-type': 'text/plain' }).end('malformed percent escape in the path')
+      const rel = url.pathname === '/' ? 'index.html' : normalize(decoded).replace(/^[/\\]+/, '')
       const file = join(rendererDir, rel)
       if (!file.startsWith(rendererDir + sep)) return void res.writeHead(403).end()
       const body = await readFile(file).catch(() => null)

@@ -1,9 +1,27 @@
 // Finds every line of a JSONL file (or a line-aligned byte range of it) without decoding it: a memchr-speed
-// search for '\n' over large reads. Empty lines are not rows. Runs in a worker; two ranges run in parallel.
+// search for '\n' over large reads. Empty and whitespace-only lines are not rows (loaders that test
+// `line.strip()` before json.loads skip them; validation says so), and a UTF-8 BOM before the first line is
+// not part of it. Runs in a worker; two ranges run in parallel.
 import { open } from 'node:fs/promises'
 import type { TaskContext } from '../workers/task-types'
 import type { RowIndex } from './row-index'
 import { borrow, release } from './scratch-buffers'
+
+/** Bytes Python's str.strip() removes that can stand alone in UTF-8: space, \t \n \v \f \r and \x1c–\x1f. */
+export function isBlankByte(b: number): boolean {
+  return b === 32 || (b >= 9 && b <= 13) || (b >= 0x1c && b <= 0x1f)
+}
+
+/** Are bytes [s, e) of `buf` all blank? Stops at the first that is not (the first byte, for a JSON row). */
+export function allBlank(buf: Uint8Array, s: number, e: number): boolean {
+  for (let i = s; i < e; i++) if (!isBlankByte(buf[i])) return false
+  return true
+}
+
+/** Length of the UTF-8 byte order mark at the start of `buf` (0 or 3). */
+export function bomLength(buf: Uint8Array, bytes: number): number {
+  return bytes >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0
+}
 
 export interface JsonlScanInput {
   file: string
@@ -50,6 +68,8 @@ export async function scanJsonlRange(input: JsonlScanInput, ctx: TaskContext): P
   let prevByte = -1
   let cancelled = false
   let chunks = 0
+  // Whether the part of the current line read in earlier chunks is all blank (a line longer than a chunk).
+  let pendingBlank = true
   try {
     while (pos < end) {
       if (ctx.aborted()) {
@@ -60,13 +80,16 @@ export async function scanJsonlRange(input: JsonlScanInput, ctx: TaskContext): P
       const { bytesRead } = await fh.read(buf, 0, want, pos)
       if (bytesRead === 0) break
       let i = 0
+      if (pos === 0) lineStart = i = bomLength(buf, bytesRead)
       for (;;) {
         const nl = buf.indexOf(10, i)
         if (nl < 0 || nl >= bytesRead) break
         const abs = pos + nl
         const lineEnd = (nl > 0 ? buf[nl - 1] : prevByte) === 13 ? abs - 1 : abs
         line++
-        if (lineEnd > lineStart) {
+        const blank = lineStart >= pos ? allBlank(buf, lineStart - pos, nl) : pendingBlank && allBlank(buf, 0, nl)
+        pendingBlank = true
+        if (lineEnd > lineStart && !blank) {
           if (n === cap) grow()
           starts[n] = lineStart
           ends[n] = lineEnd
@@ -76,6 +99,7 @@ export async function scanJsonlRange(input: JsonlScanInput, ctx: TaskContext): P
         lineStart = abs + 1
         i = nl + 1
       }
+      if (lineStart < pos + bytesRead) pendingBlank = lineStart >= pos ? allBlank(buf, lineStart - pos, bytesRead) : pendingBlank && allBlank(buf, 0, bytesRead)
       prevByte = buf[bytesRead - 1]
       pos += bytesRead
       // Progress every 8 MiB: often enough for a bar, rare enough to cost nothing.
@@ -84,7 +108,7 @@ export async function scanJsonlRange(input: JsonlScanInput, ctx: TaskContext): P
     // A last line without a newline is still a row.
     if (!cancelled && pos > lineStart) {
       const lineEnd = prevByte === 13 ? pos - 1 : pos
-      if (lineEnd > lineStart) {
+      if (lineEnd > lineStart && !pendingBlank) {
         if (n === cap) grow()
         starts[n] = lineStart
         ends[n] = lineEnd

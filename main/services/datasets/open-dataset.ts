@@ -10,6 +10,7 @@ import type { ColumnInfo, DatasetError, DatasetFormat, MediaRefSummary, Progress
 import { layoutOf } from './layout'
 import { defaultCacheDir, loadCache, saveCache, stampOf, type CachedPart, type FileStamp } from './index-cache'
 import { CancelledError, indexFileStaged, type StagedFile } from './index-file'
+import { allBlank, bomLength } from './jsonl-index'
 import { decodeRow, type RowFormat } from './row-decode'
 import { mergeColumns, summarizeColumns, type ColumnAcc } from './columns'
 import { openParquet, readParquetRows, type ParquetFile } from './parquet-source'
@@ -198,13 +199,13 @@ export async function peekJsonl(file: string, count: number): Promise<RowRecord[
     const buf = Buffer.allocUnsafe(256 << 10)
     const { bytesRead } = await fh.read(buf, 0, buf.length, 0)
     const out: RowRecord[] = []
-    let pos = buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0
+    let pos = bomLength(buf, bytesRead)
     let line = 1
     while (out.length < count && pos < bytesRead) {
       const nl = buf.indexOf(10, pos)
       if (nl < 0 || nl >= bytesRead) break
       const end = nl > pos && buf[nl - 1] === 13 ? nl - 1 : nl
-      if (end > pos) {
+      if (end > pos && !allBlank(buf, pos, end)) {
         // Python numbers, as readRows gives: these rows may be rendered before the index exists.
         const d = decodeRow(buf, pos, end, { format: 'jsonl', pythonNumbers: true })
         if (d.ok) out.push({ index: out.length, value: d.value, at: { file, line, offset: pos } })

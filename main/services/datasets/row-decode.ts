@@ -10,6 +10,32 @@ const FLOATISH = /\d\.\d|\d[eE][+-]?\d|\d{16}/
 
 export type RowFormat = 'jsonl' | 'json' | 'csv' | 'tsv'
 
+/**
+ * Deepest nesting of arrays and objects a JSON row may have. V8's JSON.parse takes time quadratic in the depth (a
+ * 50 MB line of `[` ran for minutes), and Python's json.loads fails far earlier (RecursionError near 1000).
+ */
+export const MAX_JSON_DEPTH = 10000
+// Rows shorter than this cannot nest deeper than MAX_JSON_DEPTH (each level takes a byte), so are not scanned.
+const DEPTH_SCAN_BYTES = MAX_JSON_DEPTH
+
+/** Deepest array/object nesting in JSON bytes [s, e), stopping once past `limit`; brackets in strings do not count. */
+export function jsonDepth(buf: Uint8Array, s: number, e: number, limit: number): number {
+  let depth = 0
+  let max = 0
+  let inString = false
+  for (let i = s; i < e; i++) {
+    const c = buf[i]
+    if (inString) {
+      if (c === 0x5c) i++
+      else if (c === 0x22) inString = false
+    } else if (c === 0x22) inString = true
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max && (max = depth) > limit) return max
+    } else if (c === 0x5d || c === 0x7d) depth--
+  }
+  return max
+}
+
 export type Decoded = { ok: true; value: Record<string, unknown> } | { ok: false; code: DatasetErrorCode; message: string }
 
 export interface DecodeContext {
@@ -28,6 +54,9 @@ export interface DecodeContext {
 export function decodeRow(buf: Buffer, s: number, e: number, ctx: DecodeContext): Decoded {
   if (!ctx.utf8Checked && !isUtf8(buf.subarray(s, e))) {
     return { ok: false, code: 'invalid-utf8', message: 'Row is not valid UTF-8' }
+  }
+  if (ctx.format !== 'csv' && ctx.format !== 'tsv' && e - s > DEPTH_SCAN_BYTES && jsonDepth(buf, s, e, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
+    return { ok: false, code: 'json-too-deep', message: `Row nests arrays/objects more than ${MAX_JSON_DEPTH} levels deep; skipped` }
   }
   const text = buf.toString('utf8', s, e)
   if (ctx.format === 'csv' || ctx.format === 'tsv') {

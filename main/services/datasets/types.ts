@@ -20,6 +20,8 @@ export type DatasetErrorCode =
   | 'empty-file'
   | 'read-failed'
   | 'invalid-json'
+  | 'json-too-deep'
+  | 'blank-line'
   | 'not-an-object'
   | 'invalid-utf8'
   | 'row-too-large'

@@ -7,6 +7,7 @@ import { open, type FileHandle } from 'node:fs/promises'
 import type { TaskContext } from '../workers/task-types'
 import type { DatasetError } from './types'
 import { decodeRow } from './row-decode'
+import { allBlank, bomLength } from './jsonl-index'
 import { borrow, release } from './scratch-buffers'
 import { RowInspector, type ValidateOutput } from './validate-rows'
 
@@ -40,6 +41,16 @@ async function lineEndFrom(fh: FileHandle, buf: Buffer, from: number, end: numbe
   return end
 }
 
+/** Are bytes [from, to) of the file all blank? Reads in `buf`-sized pieces, stopping at the first that is not. */
+async function rangeIsBlank(fh: FileHandle, buf: Buffer, from: number, to: number): Promise<boolean> {
+  for (let p = from; p < to; ) {
+    const { bytesRead } = await fh.read(buf, 0, Math.min(buf.length, to - p), p)
+    if (bytesRead === 0 || !allBlank(buf, 0, bytesRead)) return false
+    p += bytesRead
+  }
+  return true
+}
+
 export async function validateJsonlRange(input: JsonlValidateInput, ctx: TaskContext): Promise<ValidateOutput> {
   const { file, start, end, rowBase, maxRowBytes, maxErrors } = input
   const insp = new RowInspector(file, false, input.maxFileRefs, maxErrors)
@@ -52,6 +63,14 @@ export async function validateJsonlRange(input: JsonlValidateInput, ctx: TaskCon
     bad.push(row)
     errorCount++
     if (errors.length < maxErrors) errors.push({ code, message, stage: 'parse', severity: 'error', at: { file, line: line + 1, row, offset } })
+  }
+  // Whitespace-only lines are not rows (as in the index): said once per line, as a warning, never a skipped row.
+  const blankLine = (offset: number): void => {
+    insp.warningCount++
+    if (insp.warnings.length < maxErrors) {
+      const message = `Line ${line + 1} holds only whitespace: not a row (loaders that test line.strip() before json.loads skip it too)`
+      insp.warnings.push({ code: 'blank-line', message, stage: 'parse', severity: 'warning', at: { file, line: line + 1, offset } })
+    }
   }
   const dctx = { format: 'jsonl' as const, utf8Checked: false }
   const chunk = Math.max(16, input.chunkBytes ?? CHUNK)
@@ -71,7 +90,8 @@ export async function validateJsonlRange(input: JsonlValidateInput, ctx: TaskCon
       // One UTF-8 check for the whole batch; only a failing batch is checked row by row. (Decoding an ASCII batch
       // as one string and parsing slices of it was tried: it measured slower than decoding row by row.)
       dctx.utf8Checked = isUtf8(buf.subarray(0, bytesRead))
-      let i = 0
+      let i = pos === 0 ? bomLength(buf, bytesRead) : 0
+      const first = i
       while (i < bytesRead) {
         let nl = buf.indexOf(10, i)
         if (nl < 0 || nl >= bytesRead) {
@@ -79,7 +99,8 @@ export async function validateJsonlRange(input: JsonlValidateInput, ctx: TaskCon
           nl = bytesRead // the range's last line, without a newline
         }
         const e = nl > i && buf[nl - 1] === 13 ? nl - 1 : nl
-        if (e > i) {
+        if (e > i && allBlank(buf, i, e)) blankLine(pos + i)
+        else if (e > i) {
           if (e - i > maxRowBytes) fail('row-too-large', `Row is ${e - i} bytes, over the ${maxRowBytes}-byte limit; skipped`, pos + i)
           else {
             const d = decodeRow(buf, i, e, dctx)
@@ -91,20 +112,24 @@ export async function validateJsonlRange(input: JsonlValidateInput, ctx: TaskCon
         line++
         i = nl + 1
       }
-      if (i === 0) {
+      if (i === first && pos + first < end) {
         // One line longer than a batch: find its end, then read it whole or skip it.
+        pos += first
         const nl = await lineEndFrom(fh, buf, pos, end)
         const cr = nl > pos && (await fh.read(buf, 0, 1, nl - 1)).bytesRead === 1 && buf[0] === 13
         const len = (cr ? nl - 1 : nl) - pos
-        if (len > maxRowBytes) fail('row-too-large', `Row is ${len} bytes, over the ${maxRowBytes}-byte limit; skipped`, pos)
+        if (await rangeIsBlank(fh, buf, pos, pos + len)) blankLine(pos)
         else {
-          const big = Buffer.allocUnsafe(len)
-          const { bytesRead: got } = await fh.read(big, 0, len, pos)
-          const d = got === len ? decodeRow(big, 0, len, { format: 'jsonl' }) : ({ ok: false, code: 'read-failed', message: 'The file is shorter than when it was indexed' } as const)
-          if (d.ok) insp.inspect(d.value, row, line + 1, pos)
-          else fail(d.code, d.message, pos)
+          if (len > maxRowBytes) fail('row-too-large', `Row is ${len} bytes, over the ${maxRowBytes}-byte limit; skipped`, pos)
+          else {
+            const big = Buffer.allocUnsafe(len)
+            const { bytesRead: got } = await fh.read(big, 0, len, pos)
+            const d = got === len ? decodeRow(big, 0, len, { format: 'jsonl' }) : ({ ok: false, code: 'read-failed', message: 'The file is shorter than when it was indexed' } as const)
+            if (d.ok) insp.inspect(d.value, row, line + 1, pos)
+            else fail(d.code, d.message, pos)
+          }
+          row++
         }
-        row++
         line++
         i = nl + 1 - pos
       }

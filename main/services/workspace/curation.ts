@@ -236,7 +236,8 @@ export class CurationState implements CurationStore {
     const edits = this.records.get(index)?.edits
     if (!edits) return row
     const out = { ...row }
-    for (const [k, e] of Object.entries(edits)) out[k] = e.value
+    // defineProperty, not `out[k] =`: a field named __proto__ is a field, not the object's prototype.
+    for (const [k, e] of Object.entries(edits)) Object.defineProperty(out, k, { value: e.value, enumerable: true, writable: true, configurable: true })
     return out
   }
 
@@ -309,7 +310,7 @@ function transform(r: RowCuration, op: CurationOp, original: () => unknown): Row
       return { ...r, tags: tags.size ? [...tags].sort() : undefined }
     }
     case 'edit': {
-      const edits = { ...(r.edits ?? {}) }
+      const edits = fieldMap(r.edits)
       // The original is the dataset's value, taken once: editing an edit keeps the first original.
       const orig = field(edits, op.field)?.original ?? original()
       if (sameValue(orig, op.value)) delete edits[op.field]
@@ -317,7 +318,7 @@ function transform(r: RowCuration, op: CurationOp, original: () => unknown): Row
       return { ...r, edits: Object.keys(edits).length ? edits : undefined }
     }
     case 'revert': {
-      const edits = { ...(r.edits ?? {}) }
+      const edits = fieldMap(r.edits)
       delete edits[op.field]
       return { ...r, edits: Object.keys(edits).length ? edits : undefined }
     }
@@ -329,6 +330,16 @@ function unique(indices: ArrayLike<number>): Uint32Array {
   let ascending = true
   for (let k = 1; k < indices.length && ascending; k++) ascending = indices[k] > indices[k - 1]
   return ascending ? Uint32Array.from(indices) : Uint32Array.from(new Set(Array.from(indices)))
+}
+
+/**
+ * A copy of the edits keyed by field name with no prototype, so a dataset field named `__proto__` (or
+ * `constructor`) is stored as an edit like any other instead of silently changing the object's prototype.
+ */
+function fieldMap(edits: RowCuration['edits']): Record<string, { original: unknown; value: unknown }> {
+  const out: Record<string, { original: unknown; value: unknown }> = Object.create(null)
+  for (const [k, e] of Object.entries(edits ?? {})) out[k] = e
+  return out
 }
 
 function field(edits: Record<string, { original: unknown; value: unknown }>, name: string) {

@@ -8,11 +8,19 @@ import { describe, expect, it, vi } from 'vitest'
 const handlers = new Map<string, (e: unknown, ...a: unknown[]) => unknown>()
 const exposed: Record<string, any> = {}
 let senderUrl = 'app://promptloom/'
+// The frame a call comes from: the window's top frame unless a test makes it a subframe.
+let senderIsTop = true
+const topFrame: { url: string; parent: unknown } = { url: '', parent: null }
+const senderEvent = () => {
+  topFrame.url = senderUrl
+  const frame = senderIsTop ? topFrame : { url: senderUrl, parent: topFrame }
+  return { senderFrame: frame, sender: { mainFrame: topFrame } }
+}
 
 vi.mock('electron', () => ({
   ipcMain: { handle: (ch: string, fn: (e: unknown, ...a: unknown[]) => unknown) => handlers.set(ch, fn) },
   ipcRenderer: {
-    invoke: (ch: string, ...a: unknown[]) => Promise.resolve(handlers.get(ch)!({ senderFrame: { url: senderUrl } }, ...a)),
+    invoke: (ch: string, ...a: unknown[]) => Promise.resolve(handlers.get(ch)!(senderEvent(), ...a)),
     on: vi.fn(),
     removeListener: vi.fn()
   },
@@ -56,6 +64,16 @@ describe('IPC wiring', () => {
     senderUrl = 'https://evil.example/'
     await expect(exposed.promptloom.app.info()).rejects.toThrow(/untrusted sender/)
     senderUrl = 'app://promptloom/'
+  })
+
+  it('refuses calls from an app:// subframe: only the top frame may call', async () => {
+    senderIsTop = false
+    try {
+      await expect(exposed.promptloom.app.info()).rejects.toThrow(/untrusted sender/)
+    } finally {
+      senderIsTop = true
+    }
+    expect(await exposed.promptloom.app.info()).toBe('app.info done')
   })
 })
 

@@ -60,8 +60,42 @@ describe('browser-mode server', () => {
   it('trades the URL token for an HttpOnly SameSite cookie', async () => {
     const r = await request('/?token=T0KEN')
     expect(r.status).toBe(302)
-    expect(r.headers['set-cookie']?.[0]).toMatch(/promptloom_token=T0KEN; HttpOnly; SameSite=Strict/)
-    expect((await request('/', { headers: { cookie: 'promptloom_token=T0KEN' } })).status).toBe(200)
+    expect(r.headers['set-cookie']?.[0]).toMatch(new RegExp(`^promptloom_token_${srv.port}=T0KEN; HttpOnly; SameSite=Strict`))
+    expect((await request('/', { headers: { cookie: `promptloom_token_${srv.port}=T0KEN` } })).status).toBe(200)
+  })
+
+  it("names the cookie per port: another server's cookie is not this one's", async () => {
+    const other = await startBrowserServer({ rendererDir, roots: () => [root], token: 'OTHER', dispatch: async () => ({ ok: true, value: null }) })
+    try {
+      const set = await new Promise<string>((resolve) =>
+        http.get({ host: '127.0.0.1', port: other.port, path: '/?token=OTHER', headers: { host: `127.0.0.1:${other.port}` } }, (res) => resolve(res.headers['set-cookie']?.[0] ?? '')).end()
+      )
+      expect(set.split(';')[0]).toBe(`promptloom_token_${other.port}=OTHER`)
+      // A browser sends both cookies to both ports (cookies ignore ports); each server reads only its own.
+      const both = `promptloom_token_${other.port}=OTHER; promptloom_token_${srv.port}=T0KEN`
+      expect((await request('/', { headers: { cookie: both } })).status).toBe(200)
+      expect((await request('/', { headers: { cookie: `promptloom_token_${other.port}=OTHER` } })).status).toBe(401)
+    } finally {
+      await other.close()
+    }
+  })
+
+  it('refuses media embedded by a page on another local port (Sec-Fetch-Site), and serves its own pages', async () => {
+    const path = `/media?path=${encodeURIComponent(join(root, 'ok.png'))}`
+    expect((await request(path, { headers: { ...auth, 'sec-fetch-site': 'same-site' } })).status).toBe(403)
+    expect((await request(path, { headers: { ...auth, 'sec-fetch-site': 'cross-site' } })).status).toBe(403)
+    expect((await request(path, { headers: { ...auth, 'sec-fetch-site': 'same-origin' } })).status).toBe(200)
+  })
+
+  it('refuses media requested with another port as Origin', async () => {
+    const r = await request(`/media?path=${encodeURIComponent(join(root, 'ok.png'))}`, { headers: { ...auth, origin: `http://127.0.0.1:${srv.port + 1}` } })
+    expect(r.status).toBe(403)
+  })
+
+  it.each(['/api/app%E0%A4%A', '/%E0%A4%A', '/%'])('answers a malformed percent escape (%s) with 400, not 500', async (path) => {
+    const post = path.startsWith('/api/')
+    const r = await request(path, { method: post ? 'POST' : 'GET', body: post ? '[]' : undefined, headers: auth })
+    expect(r.status).toBe(400)
   })
 
   it('refuses a foreign Host header (DNS rebinding) even with the token', async () => {

@@ -52,6 +52,21 @@ describe('project store', () => {
     expect(b.current()!.problems.filter((p) => p.code.startsWith('curation'))).toEqual([])
   })
 
+  it('saves an edit of a field named __proto__ like any other field', async () => {
+    const a = await session()
+    await a.applyCuration({ indices: [0] }, { kind: 'edit', field: '__proto__', value: 'polluted?' })
+    expect(Object.keys(a.curation.record(0)?.edits ?? {})).toEqual(['__proto__'])
+    a.close()
+    const b = await session()
+    const edits = b.curation.record(0)?.edits ?? {}
+    expect(Object.keys(edits)).toEqual(['__proto__'])
+    expect(Object.getOwnPropertyDescriptor(edits, '__proto__')?.value).toMatchObject({ value: 'polluted?' })
+    const row = b.curation.edited(0, { question: 'q' })
+    expect(Object.getOwnPropertyDescriptor(row, '__proto__')?.value).toBe('polluted?')
+    expect(Object.getPrototypeOf(row)).toBe(Object.prototype)
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined()
+  })
+
   it('renders, lists and exports what was saved', async () => {
     await curate(await session())
     const b = await session()
