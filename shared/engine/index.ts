@@ -9,6 +9,7 @@ export { parsedJson, toModelInput, openAiMessages, chatMessages, aisMessages } f
 export { promptJson, toItem } from './prompt-list'
 export type { EngineError, ErrorPlace, Stage } from './errors'
 export { isEngineError, toEngineError } from './errors'
+export { stripAnsi } from './retrievers/ais-error'
 export type * from './types'
 export { isMultiTurn, splitTurns, turnPrompts } from './turns'
 export type { TurnHistory, TurnPrompt, TurnSplit } from './turns'

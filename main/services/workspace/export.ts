@@ -2,7 +2,7 @@
 // A row that makes several requests gives one line per request: per PPL label (`label`) or per multi-turn turn
 // (`turn`). The same generator feeds `promptloom render`, so the CLI and the app export the very same bytes.
 import type { CurationStatus, MediaEncoding } from '../../../shared/api/types'
-import { isEngineError, promptJson, toPlainJson, type EngineError, type Prepared, type Row } from '../../../shared/engine'
+import { isEngineError, stripAnsi, promptJson, toPlainJson, type EngineError, type Prepared, type Row } from '../../../shared/engine'
 import type { DatasetHandle } from '../datasets'
 import { openAtomic } from '../fs/atomic-write'
 import type { MediaEncoder } from '../export/media-encoder'
@@ -90,7 +90,7 @@ export async function* exportLines(a: {
       const rec = keep[k]
       const base = { index: rec.index, split: a.split, variant: a.variant.id, status: a.status(rec.index), ...(typeof out === 'string' && out in rec.value ? { gold: toPlainJson(rec.value[out]) } : {}) }
       if (isEngineError(prepared)) {
-        for (const m of a.models) yield { ...base, model: m.profile.id, format: 'string', prompt: null, problems: [{ code: prepared.code, message: prepared.message, severity: 'error' }] }
+        for (const m of a.models) yield { ...base, model: m.profile.id, format: 'string', prompt: null, problems: [{ code: prepared.code, message: stripAnsi(prepared.message), severity: 'error' }] }
         continue
       }
       const r = renderPreparedRow(prepared, a.wholeSplit ? rec.index : k, rec.index, a.models, a.options.spans === true)

@@ -12,6 +12,7 @@ import {
   openAiMessages,
   parsedJson,
   pyRepr,
+  stripAnsi,
   toModelInput,
   toPlainJson,
   toSegments,
@@ -42,7 +43,9 @@ export function engineProblem(e: EngineError | EngineWarning, severity: Problem[
   const at: Record<string, string | number> = {}
   for (const [k, v] of Object.entries(e.at ?? {})) if (typeof v === 'string' || typeof v === 'number') at[k] = v
   const stage = 'stage' in e ? (e as EngineError).stage : undefined
-  return { code: e.code, message: stage ? `${stage}: ${e.message}` : e.message, severity, at }
+  // The engine keeps upstream's exact text (AISBench colours it with ANSI codes); people read it without them.
+  const message = stripAnsi(e.message)
+  return { code: e.code, message: stage ? `${stage}: ${message}` : message, severity, at }
 }
 
 /** The PromptList as role blocks for display; a plain string prompt is one block. */

@@ -13,6 +13,10 @@ export function aisErrorText(errorClass: string, code: string, summary: string, 
   )
 }
 
+/**
+ * The text without terminal escape sequences (colours and any other CSI or OSC sequence): what a person should read
+ * in the app, the CLI and exports, where AISBench's colour codes would show as `\x1b[1m` garbage.
+ */
 export function stripAnsi(s: string): string {
-  return s.replace(/\u001b\[[0-9;]*m/g, '')
+  return s.replace(/\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)/g, '')
 }
