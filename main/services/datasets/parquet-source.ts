@@ -4,7 +4,9 @@
 // Values are made JSON-safe for the UI and templates: INT64 → number, binary → {"$bytes": base64} (see
 // media/media-value.ts: binary stays bytes, never text), dates → ISO strings; rows
 // read for rendering keep Python's numbers (DOUBLE 1.0 → PyFloat, INT64 beyond 2^53 → bigint), like JSON rows.
-// A corrupt row group is reported and its rows skipped; the others load.
+// A corrupt row group is reported and its rows skipped; the others load. Before hyparquet decodes anything, the
+// footer and every page header of a row group are checked (parquet-check.ts), so a corrupt file fails fast with
+// the row group, column chunk, page and byte offset instead of hanging or leaking a JavaScript TypeError.
 import { open } from 'node:fs/promises'
 import zlib from 'node:zlib'
 import type { AsyncBuffer, Compressors, FileMetaData } from 'hyparquet'
@@ -14,6 +16,7 @@ import type { CachedPart } from './index-cache'
 import type { TaskContext } from '../workers/task-types'
 import { PyFloat } from '../../../shared/engine/py-value'
 import { bytesValue, hfFeatureKinds, type MediaKind } from '../../../shared/media/media-value'
+import { checkColumnChunk, checkMetadata, chunkRange, columnName, footerStart, pageHeaderReader, type ParquetFault } from './parquet-check'
 
 type Hyparquet = typeof import('hyparquet')
 let lib: Promise<Hyparquet> | null = null
@@ -44,6 +47,31 @@ export interface ParquetFile {
   rowCount: number
   /** Start row of each row group, plus the total at the end. */
   groupStarts: number[]
+  /** Row groups whose pages were checked: null when sound, else what is wrong and where. */
+  checked?: Map<number, ParquetFault | null>
+}
+
+/** A corrupt row group, with the byte offset of the fault; callers turn it into a 'parquet-corrupt' error. */
+export class ParquetCorrupt extends Error {
+  constructor(
+    message: string,
+    public offset: number
+  ) {
+    super(message)
+  }
+}
+
+/** An exception from the decoder as words a person can act on: JavaScript's own TypeErrors say nothing useful. */
+function decoderReason(err: unknown): string {
+  if (err instanceof TypeError || err instanceof RangeError || !(err instanceof Error)) return 'the data is corrupt (the decoder failed on it)'
+  return err.message.replace(/^parquet /, '')
+}
+
+/** Reads the 4-byte footer length before the closing magic; NaN when the file is too short. */
+async function footerLength(buffer: AsyncBuffer): Promise<number> {
+  if (buffer.byteLength < 12) return NaN
+  const tail = new DataView(await buffer.slice(buffer.byteLength - 8, buffer.byteLength - 4))
+  return tail.getUint32(0, true)
 }
 
 async function fileBuffer(file: string): Promise<AsyncBuffer> {
@@ -68,13 +96,19 @@ async function fileBuffer(file: string): Promise<AsyncBuffer> {
 }
 
 export async function openParquet(file: string): Promise<{ ok: true; pq: ParquetFile } | { ok: false; error: DatasetError }> {
+  let footerAt = 0
   try {
     const { parquetMetadataAsync } = await hyparquet()
     const buffer = await fileBuffer(file)
     if (buffer.byteLength === 0) {
       return { ok: false, error: { code: 'empty-file', message: 'The file is empty', stage: 'open', severity: 'error', at: { file, offset: 0 } } }
     }
+    const len = await footerLength(buffer)
+    // A footer length that does not fit the file is itself the fault: place it at the length field.
+    footerAt = Number.isNaN(len) ? 0 : len + 8 > buffer.byteLength - 4 ? buffer.byteLength - 8 : footerStart(buffer.byteLength, len)
     const metadata = await parquetMetadataAsync(buffer)
+    const fault = checkMetadata(metadata, buffer.byteLength, footerAt)
+    if (fault) return { ok: false, error: { code: 'parquet-corrupt', message: `Not a readable Parquet file: ${fault.message}`, stage: 'open', severity: 'error', at: { file, offset: fault.offset } } }
     const groupStarts = [0]
     for (const g of metadata.row_groups) groupStarts.push(groupStarts[groupStarts.length - 1] + Number(g.num_rows))
     return { ok: true, pq: { file, buffer, metadata, rowCount: Number(metadata.num_rows), groupStarts } }
@@ -83,10 +117,10 @@ export async function openParquet(file: string): Promise<{ ok: true; pq: Parquet
       ok: false,
       error: {
         code: 'parquet-corrupt',
-        message: `Not a readable Parquet file (truncated or corrupt footer): ${(err as Error).message}`,
+        message: `Not a readable Parquet file (truncated or corrupt footer at byte ${footerAt}): ${decoderReason(err)}`,
         stage: 'open',
         severity: 'error',
-        at: { file, offset: 0 }
+        at: { file, offset: footerAt }
       }
     }
   }
@@ -96,6 +130,47 @@ export async function openParquet(file: string): Promise<{ ok: true; pq: Parquet
 export function parquetMediaFeatures(pq: ParquetFile): Map<string, MediaKind> {
   const kv = pq.metadata.key_value_metadata?.find((x) => x.key === 'huggingface')
   return hfFeatureKinds(kv?.value ?? undefined)
+}
+
+/** Checks every page header of row group `g` once per opened file; null when sound. */
+export async function checkRowGroup(pq: ParquetFile, g: number): Promise<ParquetFault | null> {
+  const checked = (pq.checked ??= new Map())
+  if (checked.has(g)) return checked.get(g)!
+  const header = await pageHeaderReader()
+  let fault: ParquetFault | null = null
+  const columns = pq.metadata.row_groups[g].columns
+  for (let k = 0; k < columns.length && !fault; k++) {
+    const { start, end } = chunkRange(columns[k])
+    const bytes = new Uint8Array(await pq.buffer.slice(start, end))
+    fault = checkColumnChunk(header, bytes, start, columns[k], `Row group ${g}, column ${columnName(columns[k], k)}`)
+  }
+  checked.set(g, fault)
+  return fault
+}
+
+/** Row groups that hold any of physical rows [start, end). */
+function groupsOf(pq: ParquetFile, start: number, end: number): number[] {
+  const out: number[] = []
+  for (let g = 0; g + 1 < pq.groupStarts.length; g++) if (pq.groupStarts[g] < end && pq.groupStarts[g + 1] > start) out.push(g)
+  return out
+}
+
+/** After a decode failure in row group `g`: the first column that fails on its own, named with its bytes, or null. */
+async function blameColumn(pq: ParquetFile, g: number): Promise<ParquetCorrupt | null> {
+  const { parquetReadObjects } = await hyparquet()
+  const compressors = await parquetCompressors()
+  const columns = pq.metadata.row_groups[g].columns
+  for (let k = 0; k < columns.length; k++) {
+    const name = columns[k].meta_data?.path_in_schema?.[0]
+    if (name === undefined) continue
+    try {
+      await parquetReadObjects({ file: pq.buffer, metadata: pq.metadata, rowStart: pq.groupStarts[g], rowEnd: pq.groupStarts[g + 1], columns: [name], compressors, utf8: false })
+    } catch (e) {
+      const { start, end } = chunkRange(columns[k])
+      return new ParquetCorrupt(`Row group ${g}, column ${columnName(columns[k], k)} (bytes ${start}–${end}): ${decoderReason(e)}`, start)
+    }
+  }
+  return null
 }
 
 export function jsonSafe(v: unknown, keepBytes = false): unknown {
@@ -143,8 +218,23 @@ export async function readParquetRows(
   opts: { pythonNumbers?: boolean; binary?: 'tagged' | 'bytes' } = {}
 ): Promise<Record<string, unknown>[]> {
   const [{ parquetReadObjects }, compressors] = await Promise.all([hyparquet(), parquetCompressors()])
-  // utf8: false — only columns annotated as strings are text; plain BYTE_ARRAY (HF Image/Audio bytes) stays binary.
-  const rows = await parquetReadObjects({ file: pq.buffer, metadata: pq.metadata, rowStart: start, rowEnd: end, compressors, utf8: false })
+  const groups = groupsOf(pq, start, end)
+  for (const g of groups) {
+    const fault = await checkRowGroup(pq, g)
+    if (fault) throw new ParquetCorrupt(fault.message, fault.offset)
+  }
+  let rows: Record<string, unknown>[]
+  try {
+    // utf8: false — only columns annotated as strings are text; plain BYTE_ARRAY (HF Image/Audio bytes) stays binary.
+    rows = await parquetReadObjects({ file: pq.buffer, metadata: pq.metadata, rowStart: start, rowEnd: end, compressors, utf8: false })
+  } catch (err) {
+    for (const g of groups) {
+      const blamed = await blameColumn(pq, g)
+      if (blamed) throw blamed
+    }
+    const g = groups[0] ?? 0
+    throw new ParquetCorrupt(`Row group ${g}: ${decoderReason(err)}`, pq.metadata.row_groups[g] ? chunkRange(pq.metadata.row_groups[g].columns[0]).start : 0)
+  }
   const keep = opts.binary === 'bytes'
   if (!opts.pythonNumbers) return rows.map((r) => jsonSafe(r, keep) as Record<string, unknown>)
   const floats = floatColumns(pq.metadata)
@@ -181,13 +271,13 @@ export async function validateParquet(
       const rows = await readParquetRows(pq, a, b, { pythonNumbers: true })
       rows.forEach((r, k) => insp.inspect(r, a + k, undefined, undefined))
     } catch (err) {
-      const col = pq.metadata.row_groups[g].columns[0]?.meta_data
+      const corrupt = err instanceof ParquetCorrupt ? err : new ParquetCorrupt(`Row group ${g}: ${decoderReason(err)}`, chunkRange(pq.metadata.row_groups[g].columns[0]).start)
       errors.push({
         code: 'parquet-corrupt',
-        message: `Row group ${g} (rows ${a}–${b - 1}) cannot be decoded: ${(err as Error).message}`,
+        message: `${corrupt.message}; rows ${a}–${b - 1} skipped`,
         stage: 'parse',
         severity: 'error',
-        at: { file: pq.file, row: a, offset: col ? Number(col.data_page_offset) : undefined }
+        at: { file: pq.file, row: a, offset: corrupt.offset }
       })
       for (let r = a; r < b; r++) bad.push(r)
     }

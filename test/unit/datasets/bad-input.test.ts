@@ -66,7 +66,9 @@ describe('bad input is reported with its place and the rest loads', () => {
     const full = write(dir, 'a.parquet', buf.subarray(0, buf.length - 20))
     const h = await openDataset(full, { cacheDir: null })
     expect(h.rowCount).toBe(0)
-    expect(h.errors[0]).toMatchObject({ code: 'parquet-corrupt', at: { file: full, offset: 0 } })
+    // Placed at the footer it could not read (its length field at the end), not at byte 0.
+    expect(h.errors[0]).toMatchObject({ code: 'parquet-corrupt', at: { file: full, offset: buf.length - 20 - 8 } })
+    expect(h.errors[0].message).toMatch(/footer/)
   })
 
   it('reports a corrupt Parquet row group and skips its rows', async () => {
