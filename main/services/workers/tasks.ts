@@ -8,6 +8,7 @@ import { validateJsonlRange } from '../datasets/validate-jsonl'
 import { validateParquetFile } from '../datasets/parquet-source'
 import { encodePayload } from '../media/encode'
 import { loadConfigTask } from '../config/config-task'
+import { audioPeaks } from '../media/audio'
 
 export const TASKS = {
   'jsonl-scan': scanJsonlRange,
@@ -18,7 +19,9 @@ export const TASKS = {
   'parquet-validate': validateParquetFile,
   // Export: one media asset read, re-encoded (sharp) and base64-encoded off the main thread.
   'encode-media': (input: Parameters<typeof encodePayload>[0]) => encodePayload(input),
-  'config-load': loadConfigTask
+  'config-load': loadConfigTask,
+  // Waveform peaks: bounded reads of a possibly huge audio file and WASM decoding, off the main thread.
+  'audio-peaks': (input: { file: string; n: number }) => audioPeaks(input.file, input.n)
 } as const
 
 export type TaskName = keyof typeof TASKS

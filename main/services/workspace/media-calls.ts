@@ -3,7 +3,8 @@
 // so no symlink escapes) under the opened roots; inline media only by an id the inline store already holds.
 import sharp from 'sharp'
 import type { MediaInfo, MediaPeaks, MediaResult, MediaSource } from '../../../shared/api/types'
-import { audioPeaks, inlineMedia, probeMedia, resolveUnderRoots } from '../media'
+import { inlineMedia, probeMedia, resolveUnderRoots } from '../media'
+import { runTask } from '../workers/pool'
 
 async function underRoots(roots: string[], requested: string): Promise<MediaResult<string>> {
   const c = await resolveUnderRoots(roots, requested)
@@ -35,7 +36,7 @@ export async function probeMediaSource(roots: string[], src: MediaSource): Promi
 export async function peaksOf(roots: string[], path: string, n: number): Promise<MediaResult<MediaPeaks>> {
   const file = await underRoots(roots, path)
   if (!file.ok) return file
-  const r = await audioPeaks(file.value, n)
+  const r = await runTask('audio-peaks', { file: file.value, n })
   if (!r.ok) return r
   // Three decimals are plenty for a few hundred pixels, and keep the JSON small.
   return { ok: true, value: { peaks: Array.from(r.value.peaks, (v) => Math.round(v * 1000) / 1000), durationSec: r.value.durationSec } }
