@@ -36,38 +36,47 @@ export const DEFAULT_RENDER_LIMITS: Readonly<RenderLimits> = Object.freeze({
 // the size limit) times this stays well under the time limit.
 const CLOCK_EVERY = 64
 
+/**
+ * The running render's counters and size limits as one object, so the compiler's hot paths test them inline
+ * (`if (--budget.stepsLeft < 0 || --budget.clock === 0) overStep()`) without a call per loop iteration.
+ */
+export const budget = { stepsLeft: 0, clock: CLOCK_EVERY, stringLength: DEFAULT_RENDER_LIMITS.stringLength, listLength: DEFAULT_RENDER_LIMITS.listLength }
+
 let limits: RenderLimits = DEFAULT_RENDER_LIMITS
-let stepsLeft = limits.steps
-let clock = CLOCK_EVERY
 let deadline = Infinity
 let depth = 0
 
 /** Starts a render's budget; `overrides` replace single limits (tests, callers with their own needs). */
 export function startBudget(overrides?: Partial<RenderLimits>): void {
   limits = overrides ? { ...DEFAULT_RENDER_LIMITS, ...overrides } : DEFAULT_RENDER_LIMITS
-  stepsLeft = limits.steps
-  clock = CLOCK_EVERY
+  budget.stepsLeft = limits.steps
+  budget.clock = CLOCK_EVERY
+  budget.stringLength = limits.stringLength
+  budget.listLength = limits.listLength
   deadline = Date.now() + limits.timeMs
   depth = 0
 }
 
+/** The slow path of a step: throws when the steps are used up, else rewinds the clock and checks the time. */
+export function overStep(): void {
+  if (budget.stepsLeft < 0) throw new LimitExceeded(`the template took more than ${limits.steps.toLocaleString('en-US')} steps (loop iterations and calls)`)
+  budget.clock = CLOCK_EVERY
+  if (Date.now() > deadline) throw new LimitExceeded(`the template ran longer than ${limits.timeMs} ms`)
+}
+
 /** Counts one step; throws when the steps or the time are used up. */
 export function step(): void {
-  if (--stepsLeft < 0) throw new LimitExceeded(`the template took more than ${limits.steps.toLocaleString('en-US')} steps (loop iterations and calls)`)
-  if (--clock === 0) {
-    clock = CLOCK_EVERY
-    if (Date.now() > deadline) throw new LimitExceeded(`the template ran longer than ${limits.timeMs} ms`)
-  }
+  if (--budget.stepsLeft < 0 || --budget.clock === 0) overStep()
 }
 
 /** Throws unless a string of `n` code units is within the limit. */
 export function checkString(n: number): void {
-  if (n > limits.stringLength) throw new LimitExceeded(`the template built a string of ${Math.round(n).toLocaleString('en-US')} characters (the limit is ${limits.stringLength.toLocaleString('en-US')})`)
+  if (n > budget.stringLength) throw new LimitExceeded(`the template built a string of ${Math.round(n).toLocaleString('en-US')} characters (the limit is ${limits.stringLength.toLocaleString('en-US')})`)
 }
 
 /** Throws unless a list of `n` items is within the limit. */
 export function checkList(n: number): void {
-  if (n > limits.listLength) throw new LimitExceeded(`the template built a list of ${Math.round(n).toLocaleString('en-US')} items (the limit is ${limits.listLength.toLocaleString('en-US')})`)
+  if (n > budget.listLength) throw new LimitExceeded(`the template built a list of ${Math.round(n).toLocaleString('en-US')} items (the limit is ${limits.listLength.toLocaleString('en-US')})`)
 }
 
 /** Enters a macro call; pair with leaveCall() in a finally. */

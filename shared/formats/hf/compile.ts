@@ -4,7 +4,7 @@
 // iterate, str() prints `True`/`None`/`['a']`, and wrong types raise where jinja2 raises. Closures are built
 // once per template and reused for every render. A closure that can raise records its node's span on the
 // error as it passes (a catch costs nothing until something is thrown), so render errors carry positions.
-import { MAX_RANGE, checkList, checkString, enterCall, leaveCall, step } from './budget'
+import { MAX_RANGE, budget, checkList, checkString, enterCall, leaveCall, overStep } from './budget'
 import { FILTERS, TESTS, mapFilter, type Kwargs } from './filters'
 import { tokenizeWithSpans, type Token } from './lexer'
 import { callMethod, getAttr, getItem, slice } from './methods'
@@ -203,6 +203,14 @@ export function defaultGlobals(): Map<string, unknown> {
   return g
 }
 
+// The budget object, held in this module so hot paths read its fields without going through an import.
+const B = budget
+
+/** Counts one step of the render's budget (inline test, call only when a limit or the clock is due). */
+function step(): void {
+  if (--B.stepsLeft < 0 || --B.clock === 0) overStep()
+}
+
 function callFilter(name: string, value: unknown, args: unknown[], kwargs: Kwargs): unknown {
   const f = name === 'map' ? MAP : FILTERS[name]
   if (!f) throw new JinjaError('TemplateRuntimeError', `No filter named '${name}'.`)
@@ -212,9 +220,22 @@ function callFilter(name: string, value: unknown, args: unknown[], kwargs: Kwarg
 
 /** Checks a value a filter or method built against the size limits; returns it. */
 function sized<T>(v: T): T {
-  if (typeof v === 'string') checkString(v.length)
-  else if (Array.isArray(v)) checkList(v.length)
+  if (typeof v === 'string' ? v.length > B.stringLength : Array.isArray(v) && v.length > B.listLength) {
+    if (typeof v === 'string') checkString(v.length)
+    else checkList((v as unknown[]).length)
+  }
   return v
+}
+
+/** Throws, placed at `where`, unless a string of `n` code units is within the limit. */
+function stringFits(n: number, where: Span): void {
+  if (n > B.stringLength) {
+    try {
+      checkString(n)
+    } catch (e) {
+      throw locate(e, where)
+    }
+  }
 }
 const MAP = mapFilter(callFilter)
 
@@ -391,7 +412,6 @@ function stmt(node: any): Stmt {
         try {
           const v = e(s)
           out.s += typeof v === 'string' ? v : str(v)
-          checkString(out.s.length)
         } catch (err) {
           throw locate(err, where)
         }
@@ -477,11 +497,14 @@ function forLoop(node: any): Stmt {
     const parentLoop = s.lookup('loop')
     const loop = new LoopInfo(items, parentLoop instanceof LoopInfo ? (parentLoop.getattr('depth') as number) + 1 : 1)
     for (let i = 0; i < items.length; i++) {
-      try {
-        step()
-        checkString(out.s.length)
-      } catch (e) {
-        throw locate(e, where)
+      // One step per iteration, and the output so far against the string limit (loops are what grow it).
+      if (--B.stepsLeft < 0 || --B.clock === 0 || out.s.length > B.stringLength) {
+        try {
+          if (B.stepsLeft < 0 || B.clock === 0) overStep()
+          checkString(out.s.length)
+        } catch (e) {
+          throw locate(e, where)
+        }
       }
       loop.index0 = i
       const fs = new Scope(s)
@@ -886,11 +909,7 @@ function binary(node: any): Expr {
         const b = r(s)
         const x = typeof a === 'string' ? a : str(a)
         const y = typeof b === 'string' ? b : str(b)
-        try {
-          checkString(x.length + y.length)
-        } catch (e) {
-          throw locate(e, where)
-        }
+        stringFits(x.length + y.length, where)
         return x + y
       }
     case '+':
@@ -898,11 +917,7 @@ function binary(node: any): Expr {
         const a = l(s)
         const b = r(s)
         if (typeof a === 'string' && typeof b === 'string') {
-          try {
-            checkString(a.length + b.length)
-          } catch (e) {
-            throw locate(e, where)
-          }
+          stringFits(a.length + b.length, where)
           return a + b
         }
         try {

@@ -132,7 +132,7 @@ async function readDataset(name: string, input: string | Buffer): Promise<'ok' |
   writeFileSync(file, input)
   const h = await openDataset(file, { cacheDir: null })
   for (const s of h.splits) {
-    const rows = await h.readRows(s.name, 0, Math.min(s.rows ?? 200, 200))
+    const rows = await h.readRows(s.name, 0, Math.min(s.rowCount, 200))
     for (const row of rows) if (row.error && LEAK.test(row.error.message)) throw new Error(`leaked: ${row.error.message}`)
   }
   const errors = h.errors.filter((e) => e.severity === 'error')
