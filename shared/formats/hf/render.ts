@@ -148,16 +148,24 @@ export function renderChatTemplate(t: CompiledChatTemplate | string, opts: Rende
     return inputError('Tools should either be a JSON schema, or a callable function with type hints and a docstring suitable for auto-conversion to a schema.')
   }
 
+  // Converted up front: input nested too deeply for the template to print is refused here, as input.
+  const root = new Scope(null)
   let messages: unknown[]
-  let converted: { tools: unknown; documents: unknown; special: [string, unknown][]; extra: [string, unknown][] }
   try {
     messages = fromJs(opts.messages) as unknown[]
-    converted = {
-      tools: opts.tools == null ? null : fromJs(opts.tools),
-      documents: opts.documents == null ? null : fromJs(opts.documents),
-      special: Object.entries(opts.special_tokens ?? {}).flatMap(([k, v]) => (v !== null && v !== undefined ? [[k, fromJs(v)] as [string, unknown]] : [])),
-      extra: Object.entries(opts.extra ?? {}).flatMap(([k, v]) => (v !== undefined ? [[k, fromJs(v)] as [string, unknown]] : []))
+    const special = opts.special_tokens ?? {}
+    for (const k of Object.keys(special)) {
+      const v = special[k]
+      if (v !== null && v !== undefined) root.vars.set(k, fromJs(v))
     }
+    const extra = opts.extra ?? {}
+    for (const k of Object.keys(extra)) {
+      const v = extra[k]
+      if (v !== undefined) root.vars.set(k, fromJs(v))
+    }
+    root.vars.set('messages', messages)
+    root.vars.set('tools', opts.tools == null ? null : fromJs(opts.tools))
+    root.vars.set('documents', opts.documents == null ? null : fromJs(opts.documents))
   } catch (e) {
     return inputError(e instanceof Error ? e.message : String(e))
   }
@@ -186,12 +194,7 @@ export function renderChatTemplate(t: CompiledChatTemplate | string, opts: Rende
       return strftime(args[0], moment)
     })
   )
-  const root = new Scope(globals)
-  for (const [k, v] of converted.special) root.vars.set(k, v)
-  for (const [k, v] of converted.extra) root.vars.set(k, v)
-  root.vars.set('messages', messages)
-  root.vars.set('tools', converted.tools)
-  root.vars.set('documents', converted.documents)
+  root.parent = globals
   root.vars.set('add_generation_prompt', !!opts.add_generation_prompt)
 
   const out = { s: '' }

@@ -129,7 +129,11 @@ export function fromJs(v: unknown, depth = 0): unknown {
   if (v === undefined) return null
   if (v === null || typeof v !== 'object') return v
   if (depth >= MAX_INPUT_DEPTH) throw new JinjaError('ValueError', `the input nests more than ${MAX_INPUT_DEPTH} levels deep`)
-  if (Array.isArray(v)) return v.map((x) => fromJs(x, depth + 1))
+  if (Array.isArray(v)) {
+    const out = new Array(v.length)
+    for (let i = 0; i < v.length; i++) out[i] = fromJs(v[i], depth + 1)
+    return out
+  }
   if (v instanceof Map) {
     const m = new Map()
     for (const [k, x] of v) m.set(k, fromJs(x, depth + 1))
