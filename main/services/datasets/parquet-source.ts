@@ -117,7 +117,7 @@ export async function openParquet(file: string): Promise<{ ok: true; pq: Parquet
       ok: false,
       error: {
         code: 'parquet-corrupt',
-        message: `Not a readable Parquet file (truncated or corrupt footer at byte ${footerAt}): ${decoderReason(err)}`,
+        message: `Not a readable Parquet file (truncated or corrupt footer at byte ${footerAt}): ${err instanceof TypeError || err instanceof RangeError ? 'its metadata cannot be decoded' : decoderReason(err)}`,
         stage: 'open',
         severity: 'error',
         at: { file, offset: footerAt }
