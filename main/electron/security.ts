@@ -29,8 +29,8 @@ export function isTrustedSender(frameUrl: string | undefined): boolean {
 
 /** The parts of an IpcMainInvokeEvent the sender check reads (WebFrameMain's `parent` is null for a top frame). */
 export interface IpcSenderLike {
-  senderFrame?: { url: string; parent: unknown } | null
-  sender?: { mainFrame?: unknown } | null
+  senderFrame?: { url: string; parent: unknown; frameToken: string } | null
+  sender?: { mainFrame?: { frameToken: string } } | null
 }
 
 /**
@@ -40,7 +40,8 @@ export interface IpcSenderLike {
 export function isTrustedIpcSender(event: IpcSenderLike): boolean {
   const frame = event.senderFrame
   if (!frame || frame.parent !== null) return false
-  if (event.sender?.mainFrame !== frame) return false
+  // By token, not identity: the frame objects Electron hands out need not be the same JS object.
+  if (!event.sender?.mainFrame || event.sender.mainFrame.frameToken !== frame.frameToken) return false
   return isTrustedSender(frame.url)
 }
 

@@ -10,10 +10,11 @@ const exposed: Record<string, any> = {}
 let senderUrl = 'app://promptloom/'
 // The frame a call comes from: the window's top frame unless a test makes it a subframe.
 let senderIsTop = true
-const topFrame: { url: string; parent: unknown } = { url: '', parent: null }
+const topFrame: { url: string; parent: unknown; frameToken: string } = { url: '', parent: null, frameToken: 'top' }
 const senderEvent = () => {
   topFrame.url = senderUrl
-  const frame = senderIsTop ? topFrame : { url: senderUrl, parent: topFrame }
+  // A fresh object per event, as Electron may give: the check must match frames by token.
+  const frame = senderIsTop ? { ...topFrame } : { url: senderUrl, parent: topFrame, frameToken: 'child' }
   return { senderFrame: frame, sender: { mainFrame: topFrame } }
 }
 
