@@ -8,6 +8,7 @@ import { readFile, stat } from 'node:fs/promises'
 import { dirname, extname, isAbsolute, join, resolve } from 'node:path'
 import { CHAT_WRAPPERS, parseProfile, type ChatWrapper, type ModelProfile, type ProfileError } from '../../../shared/models/profile'
 import { loadConfig } from '../config/load-config-async'
+import { modelClassInfo } from '../../../shared/models/model-classes'
 import { importProfileFromModelFolder, type ImportWarning } from './import-model-folder'
 import { loadProfileLibrary } from './profile-library'
 
@@ -21,7 +22,7 @@ export type ConfigImportResult =
 // OpenCompass's HuggingFace models default to max_seq_len=2048 when a config gives none.
 const OC_DEFAULT_MAX_SEQ_LEN = 2048
 const CHAT_TEMPLATE_CLASS = /withChatTemplate$/
-// API model classes use APITemplateParser; everything else (HuggingFace*, VLLM, TurboMind, …) the LM parser.
+// Only for model classes neither framework has (modelClassInfo knows every upstream one): a guess by name.
 const API_CLASS = /API|OpenAI|GPT|Claude|Gemini|ZhiPu|BaiChuan|MiniMax|XunFei|ERNIE|SenseTime|MoonShot|Hunyuan|Doubao|^Qwen$/i
 const LM_CLASS = /^(HuggingFace\w*|VLLM\w*|TurboMind\w*|Lmdeploy\w*|LightllmAPI|Llama2|LLaMA\w*|InternLM\w*|GLM\w*|Mixtral|ModelScope\w*)$/
 
@@ -123,8 +124,16 @@ export async function profileFromOpenCompassModel(
   }
 
   const hasMeta = model.meta_template !== undefined && model.meta_template !== null
-  const api = cls !== '' && !LM_CLASS.test(cls) && API_CLASS.test(cls)
-  if (!hasMeta) warnings.push({ code: 'no-meta-template', message: `${label} has no meta_template: prompts reach the model as the dataset template writes them.` })
+  // The parser and default meta template come from the class itself (its __init__ upstream); only a class
+  // neither framework has falls back to a guess from its name, and says so.
+  const info = cls ? modelClassInfo(cls, opts.family) : undefined
+  const api = info ? info.parser === 'api' : cls !== '' && !LM_CLASS.test(cls) && API_CLASS.test(cls)
+  if (cls && !info) {
+    warnings.push({ code: 'model-class-unknown', message: `${cls} is not a model class of OpenCompass or AISBench: ${api ? 'the API' : 'the LM'} template parser is assumed from its name.` })
+  }
+  const defaultMeta = !hasMeta && info?.default_meta_template !== undefined ? info.default_meta_template : undefined
+  if (defaultMeta !== undefined) warnings.push({ code: 'default-meta-template', message: `${label} gives no meta_template: ${cls} uses its default one (${JSON.stringify(defaultMeta)}).` })
+  else if (!hasMeta) warnings.push({ code: 'no-meta-template', message: `${label} has no meta_template: prompts reach the model as the dataset template writes them.` })
   if (!context) {
     context = OC_DEFAULT_MAX_SEQ_LEN
     warnings.push({ code: 'context-length-default', message: `${label} sets no max_seq_len: OpenCompass's default ${OC_DEFAULT_MAX_SEQ_LEN} is assumed.` })
@@ -135,7 +144,7 @@ export async function profileFromOpenCompassModel(
     name: label,
     family: cls || 'opencompass',
     format: 'opencompass-meta',
-    meta_template: hasMeta ? model.meta_template : null,
+    meta_template: hasMeta ? model.meta_template : (defaultMeta ?? null),
     meta_parser: api ? 'api' : 'lm',
     meta_family: opts.family ?? 'opencompass',
     special_tokens: {},
