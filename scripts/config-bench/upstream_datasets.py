@@ -39,8 +39,17 @@ class StubModule(types.ModuleType):
         return cls
 
 
+READ_BASE_DEPTH = [0]
+
+
+@contextlib.contextmanager
 def read_base():
-    return contextlib.nullcontext()
+    """Inside it, an absolute import of a file under the tree is a config import, as mmengine's read_base makes it."""
+    READ_BASE_DEPTH[0] += 1
+    try:
+        yield
+    finally:
+        READ_BASE_DEPTH[0] -= 1
 
 
 class CfgDict(dict):
@@ -99,6 +108,8 @@ class Loader:
         for prefix in ('opencompass.configs.', 'ais_bench.benchmark.configs.'):
             if name.startswith(prefix):
                 return self.module_file(self.root, parts)
+        if READ_BASE_DEPTH[0]:
+            return self.module_file(self.root, parts)
         return None
 
     def load(self, path):
@@ -112,7 +123,11 @@ class Loader:
         g['__builtins__'] = dict(vars(builtins), __import__=self.make_import(path))
         with open(path, encoding='utf-8') as f:
             code = compile(f.read(), path, 'exec')
-        exec(code, g)
+        depth, READ_BASE_DEPTH[0] = READ_BASE_DEPTH[0], 0
+        try:
+            exec(code, g)
+        finally:
+            READ_BASE_DEPTH[0] = depth
         return mod
 
     def make_import(self, importer):

@@ -9,9 +9,33 @@ function inferencerName(v: Variant): string {
   return typeof t === 'string' ? (t.split('.').pop() ?? t) : ''
 }
 
-/** PPLInferencer (OpenCompass and AISBench) builds one prompt per label; every other inferencer generates. */
+/** PPLInferencer and LLInferencer build one prompt per label (generate_label_prompt); every other inferencer generates. */
 export function variantMode(v: Variant): Mode {
-  return inferencerName(v) === 'PPLInferencer' ? 'ppl' : 'gen'
+  const name = inferencerName(v)
+  return name === 'PPLInferencer' || name === 'LLInferencer' ? 'ppl' : 'gen'
+}
+
+/**
+ * What PromptLoom shows for inferencers other than Gen/PPL/Chat, read from upstream's
+ * opencompass/openicl/icl_inferencer: most build their prompts exactly as GenInferencer (or PPL's label prompts)
+ * and only differ in what they do with the model; the rest cannot be shown without the model, and say so.
+ */
+const INFERENCER_NOTES: Record<string, { severity: 'info' | 'warning'; text: string }> = {
+  SCInferencer: { severity: 'info', text: 'builds its prompts as GenInferencer does (then samples sc_size answers); shown as such' },
+  PPLOnlyInferencer: { severity: 'info', text: 'builds its prompts as GenInferencer does (then scores the whole prompt); shown as such' },
+  LLInferencer: { severity: 'info', text: 'builds one prompt per label as PPLInferencer does (then scores log-likelihood); shown as such' },
+  ToTInferencer: { severity: 'warning', text: 'builds its first prompt as GenInferencer does; the later thought prompts need the model\'s answers and are not shown' },
+  AttackInferencer: { severity: 'warning', text: 'builds prompts as GenInferencer does, then inserts an adversarial prompt found at run time; shown without it' },
+  CLPInferencer: { severity: 'warning', text: 'is not reproduced (it scores choice tokens from the model\'s logits); the prompt is shown as GenInferencer would build it' },
+  SWCELossInferencer: { severity: 'warning', text: 'is not reproduced (a sliding-window loss over the raw text); the prompt is shown as GenInferencer would build it' },
+  AgentInferencer: { severity: 'warning', text: 'is not reproduced (an agent loop with tools, built on ChatInferencer); the prompt is shown as GenInferencer would build it' },
+  BFCLV3FunctionCallInferencer: { severity: 'warning', text: 'is not reproduced (function-calling turns with tool schemas); the prompt is shown as GenInferencer would build it' }
+}
+
+export function inferencerNote(v: Variant): { severity: 'info' | 'warning'; message: string } | null {
+  const name = inferencerName(v)
+  const note = INFERENCER_NOTES[name]
+  return note ? { severity: note.severity, message: `${v.id}: ${name} ${note.text}` } : null
 }
 
 function isLabelSource(t: unknown): boolean {

@@ -52,7 +52,7 @@ import { Tasks } from './tasks'
 import type { LintSource } from '../lint/lint-run'
 import { ProjectTemplates, overridesFile } from './template-overrides'
 import { defaultVariant, variantsFromConfig, type Variant } from './variants'
-import { needsWholeSplit, variantMode } from './infer-mode'
+import { inferencerNote, needsWholeSplit, variantMode } from './infer-mode'
 import { applyLoader } from '../loaders/apply-loader'
 import { looksLikeMmCustom, mmCustomConfig } from '../loaders/detect'
 import { describeMediaValue } from '../../../shared/media/media-value'
@@ -336,6 +336,10 @@ export class Workspace {
       }
       variants = variantsFromConfig(cfg.datasets, text)
       cfgDatasets = cfg.datasets
+      for (const v of variants) {
+        const note = inferencerNote(v)
+        if (note) problems.push({ code: 'inferencer', message: note.message, severity: note.severity, at: { variant: v.id } })
+      }
       if (!spec.dataset) {
         const p = cfg.datasets.find((d) => typeof d.path === 'string')?.path
         if (!p) throw new Error(`${spec.configFile}: no dataset path in the config; open the dataset and the config together as a project`)

@@ -83,3 +83,23 @@ describe('render on upstream-style configs', () => {
     expect(r.code).toBe(1)
   })
 })
+
+describe('render on inferencers other than Gen and PPL', () => {
+  const withInferencer = (name: string): string => C3_PPL.replace('inferencer=dict(type=PPLInferencer)', `inferencer=dict(type=${name})`).replace('import PPLInferencer', `import ${name}`)
+
+  it('renders LLInferencer one prompt per label, as PPLInferencer, and says so', async () => {
+    writeFileSync(join(dir, 'c3_ll.py'), withInferencer('LLInferencer'))
+    const r = await run(['render', '--config', join(dir, 'c3_ll.py'), '--dataset', join(dir, 'test.jsonl'), '--model', 'opencompass-internlm2-chat-meta'])
+    expect(r.code).toBe(0)
+    const lines = r.out.trim().split('\n').map((l) => JSON.parse(l))
+    expect(lines.map((l) => l.label)).toEqual([0, 1])
+  })
+
+  it('names an inferencer that is not reproduced in the project's problems', async () => {
+    const { Workspace } = await import('../../../main/services/workspace/workspace')
+    writeFileSync(join(dir, 'c3_clp.py'), withInferencer('CLPInferencer'))
+    const ws = new Workspace({ mode: 'browser', mediaUrl: (p: string) => p, pickSavePath: async () => null, emit: () => {} } as never)
+    const s = await ws.openSpec({ root: dir, configFile: join(dir, 'c3_clp.py'), dataset: join(dir, 'test.jsonl'), modelFiles: ['opencompass-internlm2-chat-meta'] } as never)
+    expect(s.problems).toContainEqual(expect.objectContaining({ code: 'inferencer', severity: 'warning', message: expect.stringContaining('C3: CLPInferencer is not reproduced') }))
+  })
+})
