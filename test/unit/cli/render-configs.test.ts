@@ -95,7 +95,7 @@ describe('render on inferencers other than Gen and PPL', () => {
     expect(lines.map((l) => l.label)).toEqual([0, 1])
   })
 
-  it('names an inferencer that is not reproduced in the project's problems', async () => {
+  it('names an inferencer that is not reproduced among the project problems', async () => {
     const { Workspace } = await import('../../../main/services/workspace/workspace')
     writeFileSync(join(dir, 'c3_clp.py'), withInferencer('CLPInferencer'))
     const ws = new Workspace({ mode: 'browser', mediaUrl: (p: string) => p, pickSavePath: async () => null, emit: () => {} } as never)
