@@ -51,6 +51,8 @@ export function createApi(host: Host, opts: { startPath?: string; appRoot?: stri
     'builder.check': (r) => ws.builderCheck(r),
     'builder.save': (r) => ws.builderSave(r),
     'task.cancel': (id) => ws.tasks.cancel(id),
+    'lint.run': (q) => ws.lintRun(q),
+    'lint.report': () => ws.lintReport(),
     'media.probe': (src) => ws.mediaProbe(src),
     'media.peaks': (q) => ws.mediaPeaks(q)
   }

@@ -26,6 +26,8 @@ export const API_CHANNELS = [
   'builder.check',
   'builder.save',
   'task.cancel',
+  'lint.run',
+  'lint.report',
   'media.probe',
   'media.peaks'
 ] as const

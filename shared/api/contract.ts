@@ -17,6 +17,7 @@ import type {
 } from './types'
 import type { BuilderCheck, BuilderSaved, TemplateApplyResult, TemplateDoc, TemplatePreview } from './types'
 import type { MediaInfo, MediaPeaks, MediaResult } from './types'
+import type { LintReport } from '../lint/report'
 
 const path = z.string().min(1).max(4096).refine((s) => !s.includes('\0'), 'path contains NUL')
 const id = z.string().min(1).max(256)
@@ -34,7 +35,9 @@ const rowFilter = z
     minChars: count.optional(),
     maxChars: count.optional(),
     minTokens: count.optional(),
-    maxTokens: count.optional()
+    maxTokens: count.optional(),
+    /** Rows of a lint group or token bin (a key of the last lint's report: "kind|model", "tokens|model|from|to"). */
+    lint: z.string().min(1).max(600).optional()
   })
   .strict()
 const column = z.string().min(1).max(300)
@@ -169,6 +172,8 @@ export const contract = {
   'builder.check': call<BuilderCheck>()(z.tuple([recipe])),
   'builder.save': call<BuilderSaved>()(z.tuple([recipe])),
   'task.cancel': call<boolean>()(z.tuple([id])),
+  'lint.run': call<LintReport>()(z.tuple([z.object({ variantId: id, modelIds: z.array(id).min(1).max(32) }).strict()])),
+  'lint.report': call<LintReport | null>()(z.tuple([])),
   'media.probe': call<MediaResult<MediaInfo>>()(z.tuple([mediaSource])),
   'media.peaks': call<MediaResult<MediaPeaks>>()(z.tuple([z.object({ path, n: z.number().int().min(16).max(4096) }).strict()]))
 } as const

@@ -395,6 +395,8 @@ export interface RowFilter {
   /** Estimated tokens of the row's prompt input fields (see rowTokenEstimate). */
   minTokens?: number
   maxTokens?: number
+  /** Rows of a group (or token bin) of the last lint, by its key (see shared/lint/report.ts). */
+  lint?: string
 }
 
 export interface RowSort {

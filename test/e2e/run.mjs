@@ -11,6 +11,7 @@ import { runA11ySpecs } from './a11y.spec.mjs'
 import { runKeyboardSpecs } from './keyboard.spec.mjs'
 import { runExportSpecs } from './export.spec.mjs'
 import { runBuilderSpecs } from './builder.spec.mjs'
+import { runLintSpecs } from './lint.spec.mjs'
 import { enterSandbox } from '../support/sandbox.mjs'
 
 // Servers, browsers and project stores write only inside this run's sandbox folder, removed at the end.
@@ -181,6 +182,7 @@ try {
   await runTemplateEditorSpecs(t, page)
   await runCurationChecks(t, page, shots)
   await runExportSpecs(t, page, shots)
+  await runLintSpecs(t, page, shots)
   await runA11ySpecs(t, page)
   await runKeyboardSpecs(t, page, serve.url)
 

@@ -28,6 +28,10 @@ export interface LintSource {
   inputColumns: string[] | null
   outputColumn: string | null
   status(index: number): CurationStatus
+  /** Rows with curation edits now, and a row's edits as a comparable string ('' when none). */
+  editedRows?(): number[]
+  editKey?(index: number): string
+  readRow?(index: number): Promise<RowRecord | null>
 }
 
 export interface Finding {
@@ -52,6 +56,8 @@ export class LintRun {
   /** Exact keys of the train rows used as in-context examples (→ train row index). */
   readonly iceKeys = new Map<number, number>()
   private golds: (string | null)[]
+  /** Rows linted with curation edits: their edits then (see refreshEdits). */
+  private editKeys = new Map<number, string>()
   private columnsSeen = new Set<string>()
   private media: MediaChecker
   done = 0
@@ -78,9 +84,15 @@ export class LintRun {
       }
       const recs = await this.src.readRows(start, Math.min(BATCH, total - start))
       const prepared = await this.src.prepare(recs.map((r) => r.value))
-      for (let k = 0; k < recs.length; k++) await this.lintRow(recs[k], prepared, this.src.wholeSplit ? recs[k].index : k)
+      for (let k = 0; k < recs.length; k++) {
+        await this.lintRow(recs[k], prepared, this.src.wholeSplit ? recs[k].index : k)
+        const key = this.src.editKey?.(recs[k].index)
+        if (key) this.editKeys.set(recs[k].index, key)
+      }
       this.done = Math.min(start + BATCH, total)
       onProgress?.(this.done, total)
+      // Let other calls (the row list, the matrix) through between batches.
+      await new Promise((r) => setImmediate(r))
     }
     this.elapsedMs = performance.now() - t0
     return this
@@ -88,8 +100,31 @@ export class LintRun {
 
   /** Lints one row again after it was edited. */
   async relint(rec: RowRecord): Promise<void> {
-    const prepared = await this.src.prepare([rec.value])
+    const prepared = await this.src.prepare(this.src.wholeSplit ? [] : [rec.value])
     await this.lintRow(rec, prepared, this.src.wholeSplit ? rec.index : 0)
+  }
+
+  /**
+   * Re-lints the rows whose edits changed since they were linted (an edit, a revert, undo or redo of either), so
+   * the report reflects what the rows are now. Returns how many rows were linted again.
+   */
+  async refreshEdits(): Promise<number> {
+    const { editedRows, editKey, readRow } = this.src
+    if (!editedRows || !editKey || !readRow) return 0
+    const rows = new Set([...editedRows(), ...this.editKeys.keys()])
+    let n = 0
+    for (const i of rows) {
+      if (i >= this.done) continue
+      const key = editKey(i)
+      if ((this.editKeys.get(i) ?? '') === key) continue
+      const rec = await readRow(i)
+      if (!rec) continue
+      await this.relint(rec)
+      if (key) this.editKeys.set(i, key)
+      else this.editKeys.delete(i)
+      n++
+    }
+    return n
   }
 
   private async lintRow(rec: RowRecord, prepared: Prepared | EngineError, testIndex: number): Promise<void> {

@@ -49,7 +49,9 @@ import { apiItems, engineProblem, renderPreparedRow, type ModelContext } from '.
 import { compileRowQuery } from './row-query'
 import { compileRowFilter, filterIsEmpty, filterReadsCuration, inputColumnsOf, rowFacts, scanRows, sortKeyOf } from './row-filter'
 import { Tasks } from './tasks'
-import type { LintSource } from '../lint/lint-run'
+import { LintRun, type LintSource } from '../lint/lint-run'
+import { LintSession } from '../lint/lint-session'
+import type { LintReport } from '../../../shared/lint/report'
 import { ProjectTemplates, overridesFile } from './template-overrides'
 import { defaultVariant, variantsFromConfig, type Variant } from './variants'
 import { inferencerNote, needsWholeSplit, variantMode } from './infer-mode'
@@ -115,6 +117,8 @@ export class Workspace {
   private storeDb: CurationDb | null = null
   private project: LoadedProject | null = null
   private opening: Promise<ProjectSummary> | null = null
+  /** The last lint of the open project (the Lint panel's groups, and the row filter by group). */
+  private lint = new LintSession()
 
   constructor(
     private host: Host,
@@ -463,11 +467,12 @@ export class Workspace {
    */
   private async matches(p: LoadedProject, q: { query?: string; filter?: RowFilter; sort?: RowSort; variantId?: string }): Promise<Uint32Array> {
     const query = q.query?.trim() ?? ''
-    const key = JSON.stringify([query, q.filter ?? null, q.sort ?? null, q.variantId ?? null, filterReadsCuration(q.filter, q.sort, query) ? this.curation.version : 0])
+    const key = JSON.stringify([query, q.filter ?? null, q.sort ?? null, q.variantId ?? null, filterReadsCuration(q.filter, q.sort, query) || q.filter?.lint ? this.curation.version : 0, q.filter?.lint ? this.lint.version : 0])
     if (p.search?.key === key) return p.search.matches
     const byQuery = query ? compileRowQuery(query, (i) => this.curation.get(i)) : null
     const inputs = this.inputColumns(p, q.variantId)
     const byFilter = compileRowFilter(q.filter, (i) => this.curation.record(i), inputs)
+    const byLint = q.filter?.lint ? await this.lint.rowSet(p, q.filter.lint) : null
     const total = this.splitSize(p, p.testSplit)
     const task = this.tasks.start(query ? `Searching “${query}”` : 'Filtering rows')
     let r: { matches: Uint32Array; aborted: boolean }
@@ -477,7 +482,7 @@ export class Workspace {
         readRows: (start, count) => p.dataset.readRows(p.testSplit, start, count),
         test: (i, row) => {
           const v = this.curation.edited(i, row)
-          return (!byQuery || byQuery(i, v)) && (!byFilter || byFilter(i, v))
+          return (!byLint || byLint.has(i)) && (!byQuery || byQuery(i, v)) && (!byFilter || byFilter(i, v))
         },
         key: sortKeyOf(q.sort, (i) => this.curation.record(i), inputs),
         dir: q.sort?.dir ?? 'asc',
@@ -767,8 +772,35 @@ export class Workspace {
       roots: this.roots(),
       inputColumns: Array.isArray(named) && named.every((c) => typeof c === 'string') ? (named as string[]) : typeof named === 'string' ? [named] : null,
       outputColumn: typeof out === 'string' ? out : null,
-      status: (i) => this.curation.get(i)
+      status: (i) => this.curation.get(i),
+      editedRows: () => this.curation.editedRows(),
+      editKey: (i) => {
+        const e = this.curation.record(i)?.edits
+        return e ? JSON.stringify(e) : ''
+      },
+      readRow: async (i) => {
+        const r = await p.dataset.readRow(p.testSplit, i)
+        return r ? { ...r, value: this.curation.edited(i, r.value) } : null
+      }
     }
+  }
+
+  /** The Lint panel's run: every row × the chosen models, with progress and cancel; kept to filter rows by. */
+  async lintRun(q: { variantId: string; modelIds: string[] }): Promise<LintReport> {
+    const task = this.tasks.start('Linting')
+    try {
+      const run = new LintRun(await this.lintSource(q))
+      await run.run(task.signal, (d, t) => task.progress(d, t))
+      this.lint.set(this.need(), run)
+      return run.report()
+    } finally {
+      task.finish(1, 1)
+    }
+  }
+
+  /** The last lint's report as the rows are now: edited rows linted again, rejected rows left out. */
+  async lintReport(): Promise<LintReport | null> {
+    return this.lint.report(this.project)
   }
 
   /** The rows a scope keeps, read in batches with their field edits applied and their curation. */

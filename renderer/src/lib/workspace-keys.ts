@@ -21,6 +21,7 @@ export interface KeyActions {
   models(): void
   /** The Export dialog: prompts per model or the curated dataset. */
   exportDialog(): void
+  lint(): void
   undo(): void
   redo(): void
   help(): void
@@ -63,6 +64,7 @@ export const BINDINGS: Binding[] = [
   { keys: ['o'], label: 'o', does: 'open a dataset, config or project', run: (a) => a.open() },
   { keys: ['p'], label: 'p', does: 'choose model columns', run: (a) => a.models() },
   { keys: ['E'], label: 'Shift+E', does: 'export prompts or the curated dataset', run: (a) => a.exportDialog() },
+  { keys: ['L'], label: 'L', does: 'lint every row × model: findings per model, click a count to list its rows', run: (a) => a.lint() },
   { keys: ['?'], label: '?', does: 'this sheet', run: (a) => a.help() },
   { keys: ['Escape'], label: 'Esc', does: 'close / leave a field / unpick', run: (a) => a.escape() }
 ]

@@ -16,6 +16,8 @@ export const useCuration = defineStore('curation', () => {
   const canUndo = ref(false)
   const canRedo = ref(false)
   const lastChange = ref('')
+  /** Counts curation changes (actions, undo, redo), for views that follow them (the Lint panel's counts). */
+  const changes = ref(0)
   const tags = ref<string[]>([])
   const busy = ref(false)
   /** The field `e` edits (the last one focused or clicked), and the one whose editor is open. */
@@ -56,6 +58,7 @@ export const useCuration = defineStore('curation', () => {
   }
 
   function note(change: CurationChange) {
+    changes.value++
     canUndo.value = change.canUndo
     canRedo.value = change.canRedo
     lastChange.value = change.step ? `${change.step === 'undo' ? 'Undid' : 'Redid'}: ${change.label}` : capitalize(change.label)
@@ -149,7 +152,7 @@ export const useCuration = defineStore('curation', () => {
     tags.value = await api.curation.tags()
   }
 
-  return { picked, canUndo, canRedo, lastChange, tags, busy, activeField, editingField, startEdit, togglePick, extend, clearPicks, apply, setStatus, editField, revertField, setNote, tag, undo, redo, loadTags }
+  return { picked, canUndo, canRedo, lastChange, changes, tags, busy, activeField, editingField, startEdit, togglePick, extend, clearPicks, apply, setStatus, editField, revertField, setNote, tag, undo, redo, loadTags }
 })
 
 function capitalize(s: string): string {
