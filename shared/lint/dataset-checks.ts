@@ -123,19 +123,25 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 export function goldLeak(row: Row, columns: string[], gold: string | null, outputColumn: string | null): { field: string; how: string } | null {
   if (!gold) return null
   const goldLower = gold.toLowerCase()
-  const answerRe = new RegExp(`answer(?:\\s+is)?\\s*[:：=]?\\s*\\(?${escapeRe(goldLower)}\\)?(?![\\p{L}\\p{N}])`, 'iu')
-  const wordRe = gold.length >= 4 ? new RegExp(`(?<![\\p{L}\\p{N}])${escapeRe(goldLower)}(?![\\p{L}\\p{N}])`, 'iu') : null
+  let answerRe: RegExp | undefined
+  let wordRe: RegExp | undefined
   for (const c of columns) {
     if (c === outputColumn) continue
     const v = row[c]
     if (typeof v !== 'string' && typeof v !== 'number') continue
-    const s = String(v).trim()
-    const lower = s.toLowerCase()
+    const lower = String(v).trim().toLowerCase()
+    // Most fields do not contain the answer at all: the regular expressions are built only for those that do.
+    if (!lower.includes(goldLower)) continue
     // An option column holding the answer's text is how multiple choice works; a column named like the gold
     // label ("C") is one of those options.
+    const option = c === gold || /^[A-J]$/.test(c)
     if (c === gold) continue
-    if (lower === goldLower && !/^[A-J]$/.test(c)) return { field: c, how: 'equals the answer' }
-    if (wordRe && !/^[A-J]$/.test(c) && wordRe.test(lower)) return { field: c, how: 'contains the answer' }
+    if (lower === goldLower && !option) return { field: c, how: 'equals the answer' }
+    if (gold.length >= 4 && !option) {
+      wordRe ??= new RegExp(`(?<![\\p{L}\\p{N}])${escapeRe(goldLower)}(?![\\p{L}\\p{N}])`, 'iu')
+      if (wordRe.test(lower)) return { field: c, how: 'contains the answer' }
+    }
+    answerRe ??= new RegExp(`answer(?:\\s+is)?\\s*[:：=]?\\s*\\(?${escapeRe(goldLower)}\\)?(?![\\p{L}\\p{N}])`, 'iu')
     if (answerRe.test(lower)) return { field: c, how: 'states the answer' }
   }
   return null
@@ -144,7 +150,8 @@ export function goldLeak(row: Row, columns: string[], gold: string | null, outpu
 export interface LabelBalance {
   labels: Record<string, number>
   rows: number
-  top: string
+  /** The most frequent label(s): several when tied. */
+  top: string[]
   /** The top label's share over the share it would have if answers were uniform over the options. */
   ratio: number
 }
@@ -171,9 +178,9 @@ export function labelBalance(golds: (string | null)[], columns: string[]): Label
     }
   }
   if (n === 0 || letters < 0.9 * n) return null
-  let top = options[0]
-  for (const o of options) if (counts[o] > counts[top]) top = o
-  return { labels: counts, rows: letters, top, ratio: counts[top] / (letters / options.length) }
+  const max = Math.max(...options.map((o) => counts[o]))
+  const top = options.filter((o) => counts[o] === max)
+  return { labels: counts, rows: letters, top, ratio: max / (letters / options.length) }
 }
 
 export function isImbalanced(b: LabelBalance): boolean {
@@ -196,31 +203,44 @@ export function duplicates(features: (RowFeatures | undefined)[], live: (i: numb
   const exact = new Map<number, number>()
   for (const l of byKey.values()) if (l.length > 1) for (const i of l) exact.set(i, l[0] === i ? l[1] : l[0])
   const near = new Map<number, number>()
-  const buckets = new Map<string, number[]>()
+  const buckets = new Map<number, number[]>()
   features.forEach((f, i) => {
     if (!f?.sig || !live(i)) return
     for (let b = 0; b < BANDS; b++) {
-      let key = `${b}:${f.media}`
-      for (let r = 0; r < BAND_ROWS; r++) key += ':' + f.sig[b * BAND_ROWS + r]
+      // A 53-bit key of (band, media, the band's signature values); a collision only adds a candidate to verify.
+      let h1 = Math.imul(b + 1, 0x9e3779b1) ^ (f.media | 0)
+      let h2 = (f.media / 0x100000000) | 0
+      for (let r = 0; r < BAND_ROWS; r++) {
+        const v = f.sig[b * BAND_ROWS + r]
+        h1 = Math.imul(h1 ^ v, 0x01000193)
+        h2 = Math.imul(h2 ^ v, 0x5bd1e995) ^ (h2 >>> 13)
+      }
+      const key = (h1 >>> 0) * 0x200000 + ((h2 >>> 0) & 0x1fffff)
       const l = buckets.get(key)
       if (l) l.push(i)
       else buckets.set(key, [i])
     }
   })
+  // Each row is compared with the first few rows of its buckets only: linear in the rows, and a row with any
+  // near partner is found through one of them (a bucket of similar rows shares its first members).
+  const REPS = 4
   for (const l of buckets.values()) {
-    if (l.length < 2 || l.length > 2000) continue
-    for (let x = 0; x < l.length; x++) {
-      const i = l[x]
-      for (let y = x + 1; y < l.length; y++) {
-        const j = l[y]
+    if (l.length < 2) continue
+    const reps = Math.min(REPS, l.length)
+    for (let y = 1; y < l.length; y++) {
+      const j = l[y]
+      const fj = features[j]!
+      for (let x = 0; x < Math.min(reps, y); x++) {
+        const i = l[x]
         const fi = features[i]!
-        const fj = features[j]!
-        if (fi.exact === fj.exact || (near.has(i) && near.has(j))) continue
+        if (fi.exact === fj.exact) continue
+        if (near.has(j) && near.has(i)) break
         let agree = 0
         for (let k = 0; k < MINHASH_SIZE; k++) if (fi.sig![k] === fj.sig![k]) agree++
         if (agree < NEAR_AGREE) continue
         if (!near.has(i)) near.set(i, j)
         if (!near.has(j)) near.set(j, i)
+        break
       }
     }
   }

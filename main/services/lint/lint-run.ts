@@ -127,6 +127,21 @@ export class LintRun {
     return n
   }
 
+  /**
+   * One shared object per distinct finding: most rows of a model get the same few messages ("The template
+   * appended a generation prompt."), so 100,000 rows hold pointers, not copies.
+   */
+  private interned = new Map<string, Finding>()
+  private intern(f: Finding): Finding {
+    const key = `${f.kind}\u0000${f.model ?? ''}\u0000${f.severity}\u0000${f.message}\u0000${f.at ? JSON.stringify(f.at) : ''}\u0000${f.detail ? JSON.stringify(f.detail) : ''}`
+    const hit = this.interned.get(key)
+    if (hit) return hit
+    if (this.interned.size < 200_000) this.interned.set(key, f)
+    return f
+  }
+  /** Train rows already keyed for the in-context-example check. */
+  private iceSeen = new Set<number>()
+
   private async lintRow(rec: RowRecord, prepared: Prepared | EngineError, testIndex: number): Promise<void> {
     const i = rec.index
     const out: Finding[] = []
@@ -135,7 +150,7 @@ export class LintRun {
       const key = `${f.kind}|${f.model ?? ''}`
       if (seen.has(key)) return
       seen.add(key)
-      out.push(f)
+      out.push(this.intern(f))
     }
     for (const t of this.tokens) t[i] = -1
     const value = rec.value
@@ -155,7 +170,8 @@ export class LintRun {
       }
       for (const idx of prepared.iceIdx[testIndex] ?? []) {
         const train = prepared.train[idx]
-        if (!train) continue
+        if (!train || this.iceSeen.has(idx)) continue
+        this.iceSeen.add(idx)
         const cols = checkedColumns(train, this.src.inputColumns, this.src.outputColumn)
         const key = rowFeatures(train, cols, findMediaRefs(train).map((x) => x.value), this.src.outputColumn).exact
         if (!this.iceKeys.has(key)) this.iceKeys.set(key, idx)
@@ -181,9 +197,10 @@ export class LintRun {
   report(): LintReport {
     const live = (i: number) => this.src.status(i) !== 'rejected'
     const groups = new Map<string, { g: LintGroup; rank: number }>()
-    const put = (kind: string, model: string | null, severity: LintSeverity, ex: LintExample, detail?: Record<string, unknown>) => {
-      const key = groupKey(kind, model)
-      let e = groups.get(key)
+    type Entry = { g: LintGroup; rank: number }
+    const put = (kind: string, model: string | null, severity: LintSeverity, ex: () => LintExample, detail?: Record<string, unknown>, entry?: Entry) => {
+      const key = entry ? '' : groupKey(kind, model)
+      let e = entry ?? groups.get(key)
       if (!e) {
         const info = kindInfo(kind, severity)
         e = { g: { key, kind, model, severity, title: info.title, advice: info.advice, count: 0, examples: [] }, rank: -1 }
@@ -195,17 +212,25 @@ export class LintRun {
         e.rank = RANK[severity]
         e.g.severity = severity
       }
-      if (e.g.examples.length < EXAMPLES) e.g.examples.push(ex)
+      if (e.g.examples.length < EXAMPLES) e.g.examples.push(ex())
+      return e
     }
+    // Findings are interned: one group lookup per distinct finding, not per row.
+    const entryOf = new Map<Finding, Entry>()
     let rejected = 0
     for (let i = 0; i < this.done; i++) {
       if (!live(i)) {
         rejected++
         continue
       }
-      for (const f of this.findings[i] ?? []) put(f.kind, f.model, f.severity, { row: i, message: f.message, ...(f.at && Object.keys(f.at).length ? { at: f.at } : {}) })
+      const fs = this.findings[i]
+      if (fs)
+        for (const f of fs) {
+          const e = put(f.kind, f.model, f.severity, () => ({ row: i, message: f.message, ...(f.at && Object.keys(f.at).length ? { at: f.at } : {}) }), undefined, entryOf.get(f))
+          entryOf.set(f, e)
+        }
     }
-    for (const d of this.wholeSetFindings(live)) put(d.kind, null, d.severity, { row: d.row, message: d.message }, d.detail)
+    for (const d of this.wholeSetFindings(live)) put(d.kind, null, d.severity, () => ({ row: d.row, message: d.message }), d.detail)
     const list = [...groups.values()].map((e) => e.g)
     list.sort((a, b) => RANK[b.severity] - RANK[a.severity] || b.count - a.count || a.key.localeCompare(b.key))
     const summary = { errors: 0, warnings: 0, infos: 0 }
@@ -249,8 +274,10 @@ export class LintRun {
     const b = labelBalance(golds, [...this.columnsSeen])
     if (b && isImbalanced(b)) {
       const dist = Object.entries(b.labels).map(([k, v]) => `${k} ${v}`).join(', ')
+      const top = b.top.join(' or ')
       golds.forEach((g, row) => {
-        if (g === b.top) out.push({ kind: 'label-imbalance', severity: 'warning', message: `answer ${b.top}: ${b.labels[b.top]} of ${b.rows} rows (${dist})`, row, detail: { labels: b.labels, top: b.top, ratio: Math.round(b.ratio * 100) / 100 } })
+        if (g !== null && b.top.includes(g))
+          out.push({ kind: 'label-imbalance', severity: 'warning', message: `answer ${top}: ${b.labels[g]} of ${b.rows} rows${b.top.length > 1 ? ' each' : ''} (${dist})`, row, detail: { labels: b.labels, top: b.top, ratio: Math.round(b.ratio * 100) / 100 } })
       })
     }
     return out
