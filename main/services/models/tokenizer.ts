@@ -1,6 +1,7 @@
 // Token counts for a model: exact with the model's own tokenizer.json (through @huggingface/tokenizers, a pure
 // JavaScript implementation of Hugging Face tokenizers, nothing downloaded), otherwise an estimate that says so.
 import { readFile, stat } from 'node:fs/promises'
+import { createRequire } from 'node:module'
 import { dirname, isAbsolute, join, resolve } from 'node:path'
 import { Tokenizer } from '@huggingface/tokenizers'
 import type { ModelProfile } from '../../../shared/models/profile'
@@ -85,6 +86,18 @@ export function estimateCounter(reason: string, charsPerToken?: number): TokenCo
  */
 export async function tokenCounterForProfile(profile: ModelProfile, opts: { baseDir?: string } = {}): Promise<TokenCounter> {
   const t = profile.tokenizer
+  if (t?.kind === 'package') {
+    // The package's own tokenizer.json, resolved from this install (node_modules), loaded once and cached.
+    let path: string
+    try {
+      path = createRequire(__filename).resolve(`${t.name}/models/tokenizer.json`)
+    } catch {
+      return estimateCounter(`estimate: ${t.name} is not installed`)
+    }
+    const r = await loadHfTokenizer(path)
+    if (r.ok) return exactCounter(r.tokenizer, t.name)
+    return estimateCounter(`estimate: ${r.error.message}`)
+  }
   if (t?.kind === 'hf-json') {
     const path = isAbsolute(t.path) ? t.path : resolve(opts.baseDir ?? process.cwd(), t.path)
     const r = await loadHfTokenizer(path)

@@ -33,6 +33,7 @@ import {
 import { harnessFor, harnessSeqLimit, renderForModel, wrapChatHistory, wrapChatPrompt, type HarnessSpec, type ModelProfile, type WrapResult } from '../../../shared/models'
 import type { ChatMessage } from '../../../shared/models/renderers'
 import type { TokenCounter } from '../models/tokenizer'
+import { metaSeqLimit, withExamples } from './seq-limit'
 
 export interface ModelContext {
   profile: ModelProfile
@@ -237,19 +238,13 @@ export interface RenderedForModels {
 function renderModels(prompt: Prompt, prepared: Prepared, rowIndex: number, models: ModelContext[], spans: boolean, mode: Mode, own?: { testIndex: number; item: number }): ModelRender[] {
   return models.map((m) => {
     const h = harnessFor(m.profile, prepared.family)
-    if (!h) return m.profile.format === 'opencompass-meta' ? renderMeta(prompt, m, prepared.family, rowIndex, spans, mode) : renderConversation(prompt, m, prepared.family, rowIndex)
-    const limit = own ? harnessSeqLimit(m.profile, h, (t) => m.counter.count(t)) : undefined
-    if (!limit || !own) return renderHarness(prompt, m, h, rowIndex, mode)
+    const render = (p: Prompt): ModelRender =>
+      h ? renderHarness(p, m, h, rowIndex, mode) : m.profile.format === 'opencompass-meta' ? renderMeta(p, m, prepared.family, rowIndex, spans, mode) : renderConversation(p, m, prepared.family, rowIndex)
+    const limit = !own ? undefined : h ? harnessSeqLimit(m.profile, h, (t) => m.counter.count(t)) : metaSeqLimit(m, prepared.family)
+    if (!limit || !own) return render(prompt)
     const built = buildPromptList(prepared, own.testIndex, limit)
-    const mine = built.items[own.item]?.prompt
-    const r = renderHarness(mine ?? prompt, m, h, rowIndex, mode)
-    const truncated = built.warnings
-      .filter((w) => w.code === 'examples-truncated')
-      .map((w) => ({
-        ...engineProblem(w, 'warning'),
-        message: `${h.wrapper} max_seq_len=${limit.maxSeqLen}: ${w.message}${m.counter.count('').exact ? '' : ' Token counts are estimates here (no tokenizer.json): import the model folder for the exact cut.'}`
-      }))
-    return truncated.length ? { ...r, problems: [...truncated, ...r.problems] } : r
+    const item = built.items[own.item]
+    return withExamples(render(item?.prompt ?? prompt), prepared.iceIdx[own.testIndex]?.length ?? 0, item, limit, mode, h ? `${h.wrapper} ` : '', m.counter.exact)
   })
 }
 

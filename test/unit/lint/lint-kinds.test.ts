@@ -157,3 +157,41 @@ describe('whole-set dataset checks', () => {
     expect(group(report, 'example-in-test')?.examples).toEqual([{ row: 1, message: 'same input as train row 0, used as an in-context example' }])
   })
 })
+
+describe("OpenCompass's max_seq_len truncation of in-context examples", () => {
+  const META = { round: [{ role: 'HUMAN', begin: '<u>', end: '</u>' }, { role: 'BOT', begin: '<b>', end: '</b>', generate: true }] }
+  const metaProfile = (max: number) => ({ id: 'oc', name: 'oc', family: 'test', format: 'opencompass-meta', meta_template: META, context_length: 100_000, max_seq_len: max, tokenizer: { kind: 'estimate', chars_per_token: 1 } })
+  const long = (k: number) => q(`Example question number ${k} ` + 'x'.repeat(80), `a${k}`)
+  const project = (test: ReturnType<typeof q>[], max: number) => ({
+    test,
+    train: [long(0), long(1), long(2)],
+    iceTemplate: "dict(round=[dict(role='HUMAN', prompt='{question}'), dict(role='BOT', prompt='{answer}')])",
+    template: "dict(begin='</E>', round=[dict(role='HUMAN', prompt='{question}'), dict(role='BOT', prompt='{answer}')])",
+    fixK: [0, 1, 2],
+    models: [metaProfile(max)]
+  })
+
+  it('drops examples from the end until the prompt fits, and the model gets that prompt ("3 → 1 examples")', async () => {
+    const { report, ws } = await lintProject(project([q('short?')], 250))
+    const g = group(report, 'examples-truncated', 'oc')!
+    expect(g.examples[0].message).toMatch(/max_seq_len=250: 3 → 1 examples/)
+    expect(report.truncation).toEqual([{ model: 'oc', maxSeqLen: 250, rows: 1, truncated: 1, noneFit: 0, retrieved: 3, minKept: 1 }])
+    const r = await ws.renderRow({ index: 0, variantId: 't', modelIds: ['oc'] })
+    expect(r.models[0].examples).toEqual({ retrieved: 3, kept: 1, maxSeqLen: 250 })
+    expect(r.models[0].text).toContain('Example question number 0')
+    expect(r.models[0].text).not.toContain('Example question number 1')
+    expect(r.models[0].text!.length).toBeLessThanOrEqual(250)
+  })
+
+  it('keeps every example when the prompt fits', async () => {
+    const { report } = await lintProject(project([q('short?')], 10_000))
+    expect(group(report, 'examples-truncated', 'oc')).toBeUndefined()
+    expect(report.truncation[0]).toMatchObject({ truncated: 0, minKept: 3 })
+  })
+
+  it('flags rows that do not fit even with zero examples', async () => {
+    const { report } = await lintProject(project([q('short?'), q('y'.repeat(400))], 250))
+    expect(group(report, 'examples-none-fit', 'oc')?.examples.map((e) => e.row)).toEqual([1])
+    expect(report.truncation[0]).toMatchObject({ truncated: 2, noneFit: 1, minKept: 0 })
+  })
+})
