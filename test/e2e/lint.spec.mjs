@@ -84,6 +84,13 @@ export async function runLintSpecs(t, page, shots) {
     }
   })
 
+  await t.check('lint: with max_seq_len set, each model column says how many in-context examples survive', async () => {
+    const chips = await page.getByTestId('examples-kept').allTextContents()
+    assert(chips.length === 3 && chips.every((c) => c.trim() === '3 examples'), chips.join(' | '))
+    const report = (await page.getByTestId('lint-truncation').textContent()).replace(/\s+/g, ' ')
+    assert(/demo-llama3 \(max_seq_len 2,048\): 0 rows lose examples/.test(report), report)
+  })
+
   await t.check('lint: the same group again shows every row; Escape closes the panel', async () => {
     const pressed = page.locator('[data-testid^=lint-group-][aria-pressed=true]')
     await pressed.first().click()
