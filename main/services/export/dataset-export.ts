@@ -13,7 +13,8 @@ import type { CurationStatus, RowCuration } from '../../../shared/api/types'
 import { toPlainJson } from '../../../shared/engine'
 import type { ColumnInfo } from '../datasets/types'
 import { openAtomic, type AtomicWriter } from '../fs/atomic-write'
-import { isHfStruct, mediaItems, type Kind, type MediaItem } from './dataset-media'
+import { isBytesValue, isHfMediaStruct } from '../../../shared/media/media-value'
+import { mediaItems, type Kind, type MediaItem } from './dataset-media'
 import type { MediaEncoder } from './media-encoder'
 import { MediaSlots, type Part } from './media-slots'
 import { ordered } from './ordered'
@@ -128,7 +129,7 @@ function formFor(a: Args): AssetForm | null {
 function tokenize(v: unknown, key: string, slots: MediaSlots, form: AssetForm | null): unknown {
   const items = mediaItems(v, key)
   if (items) {
-    const binary = items.some((it) => typeof it.source !== 'string')
+    const binary = items.some((it) => it.binary)
     const f = form ?? (binary ? 'base64' : null)
     if (!f) return v
     const toks = items.map((it) => slots.put(it.source, { media: it.media, form: f, name: it.name }))
@@ -320,7 +321,8 @@ async function writeParquet(a: Args, w: AtomicWriter, res: DatasetExportResult, 
         return typeof v === 'boolean' ? v : null
       default:
         if (c instanceof Uint8Array) return Buffer.from(c).toString('base64')
-        if (isHfStruct(c)) return JSON.stringify({ path: c.path ?? null })
+        if (isBytesValue(c)) return c.$bytes
+        if (isHfMediaStruct(c)) return JSON.stringify({ path: c.path })
         return typeof v === 'string' ? v : JSON.stringify(v)
     }
   }

@@ -169,9 +169,9 @@ export async function encodePayload(req: {
       case 'raw':
         return done(bytes!)
       case 'base64':
-        return done(Buffer.from(bytes!.toString('base64'), 'latin1'))
+        return done(base64Bytes(bytes!))
       case 'data-url':
-        return done(Buffer.from(`data:${mime.split(';')[0]};base64,${bytes!.toString('base64')}`, 'latin1'))
+        return done(base64Bytes(bytes!, `data:${mime.split(';')[0]};base64,`))
       case 'path':
       case 'file-url': {
         if (!file) {
@@ -187,6 +187,20 @@ export async function encodePayload(req: {
   } catch (e) {
     return { ok: false, code: 'missing', message: `Cannot read ${src.file ?? 'the asset'}: ${(e as Error).message}` }
   }
+}
+
+/** Chunks of a multiple of 3 bytes encode to whole base64 quanta, so chunks can be encoded one by one. */
+const B64_CHUNK = 3 * 16384
+
+/**
+ * `prefix` + base64 of `bytes`, as ASCII bytes, made chunk by chunk into one buffer: no multi-megabyte string is
+ * ever made (each chunk's 64 KB string dies young), so a worker encoding 2 MB images keeps a small heap.
+ */
+export function base64Bytes(bytes: Buffer, prefix = ''): Buffer {
+  const out = Buffer.allocUnsafeSlow(prefix.length + Math.ceil(bytes.length / 3) * 4)
+  let at = out.write(prefix, 0, 'latin1')
+  for (let i = 0; i < bytes.length; i += B64_CHUNK) at += out.write(bytes.toString('base64', i, Math.min(i + B64_CHUNK, bytes.length)), at, 'latin1')
+  return out
 }
 
 async function readHead(file: string): Promise<Buffer> {

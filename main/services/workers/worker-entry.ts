@@ -36,7 +36,14 @@ parentPort?.on('message', (msg: Request | { cancel: number }) => {
     aborted: () => cancelled.has(id)
   }
   task(input, ctx).then(
-    (result) => parentPort?.postMessage({ id, result }, transferables(result)),
+    (result) => {
+      try {
+        parentPort?.postMessage({ id, result }, transferables(result))
+      } catch {
+        // Some buffers cannot be moved (sharp's output lives in memory V8 does not own): send a copy instead.
+        parentPort?.postMessage({ id, result })
+      }
+    },
     (err: unknown) => parentPort?.postMessage({ id, error: err instanceof Error ? err.message : String(err) })
   ).finally(() => cancelled.delete(id))
 })

@@ -143,6 +143,25 @@ describe('Hugging Face Parquet', () => {
   })
 })
 
+describe('a Hugging Face Parquet source (Image structs as the readers give them)', () => {
+  it('re-exports its images byte-equal as VLMEvalKit base64 and as JSONL data: URLs', async () => {
+    await ws.exportDataset({ only: 'all', format: 'hf-parquet', media: { form: 'keep' } }, out('src.parquet'))
+    const w2 = new Workspace(host, { curation: 'memory' })
+    try {
+      await w2.open(out('src.parquet'))
+      await w2.exportDataset({ only: 'all', format: 'vlmeval-tsv', media: { form: 'keep' } }, out('from-parquet.tsv'))
+      const ds = await openDataset(out('from-parquet.tsv'))
+      const recs = await ds.readRows(ds.splits[0].name, 0, 10)
+      expect(recs.map((r) => Buffer.from(String(r.value.image), 'base64').equals(images[Number(r.value.id)]))).toEqual([true, true, true, true])
+      await w2.exportDataset({ only: 'all', format: 'jsonl', media: { form: 'data-url' } }, out('from-parquet.jsonl'))
+      const rows = readFileSync(out('from-parquet.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l))
+      expect(rows.map((r) => r.image.startsWith('data:image/png;base64,') && Buffer.from(r.image.slice(22), 'base64').equals(images[Number(r.id)]))).toEqual([true, true, true, true])
+    } finally {
+      w2.close()
+    }
+  })
+})
+
 describe('atomicity', () => {
   it('a cancelled export leaves no output, no temp file and no media folder', async () => {
     const ctl = new AbortController()

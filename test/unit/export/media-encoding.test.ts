@@ -146,3 +146,12 @@ describe('promptloom render --media', () => {
     expect(r.out).toContain('--media keep|url|path|data-url|base64')
   })
 })
+
+describe('base64Bytes', () => {
+  it.each([0, 1, 2, 3, 49151, 49152, 49153, 200_001])('equals Buffer base64 for %i bytes, prefix kept', async (n) => {
+    const { base64Bytes } = await import('../../../main/services/media/encode')
+    const b = Buffer.alloc(n)
+    for (let i = 0; i < n; i++) b[i] = (i * 7919) & 0xff
+    expect(base64Bytes(b, 'data:x;base64,').toString('latin1')).toBe('data:x;base64,' + b.toString('base64'))
+  })
+})
