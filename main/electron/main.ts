@@ -3,6 +3,7 @@ import { app, BrowserWindow, dialog, ipcMain, nativeTheme, protocol, session } f
 import { join } from 'node:path'
 import { createApi } from '../api/create-api'
 import { configureWorkers } from '../services/workers/pool'
+import { removeOpenTemps } from '../services/fs/atomic-write'
 import type { Host } from '../api/host'
 import { registerIpcHandlers } from './ipc'
 import { inlineMediaUrlFor, mediaUrlFor, PRIVILEGED_SCHEMES, registerProtocols } from './protocols'
@@ -45,6 +46,8 @@ app.on('web-contents-created', (_e, wc) => hardenWebContents(wc))
 app.on('window-all-closed', () => app.quit())
 // Curation is committed as it happens; closing only releases the project's SQLite file.
 app.on('before-quit', () => api.workspace.close())
+// An export still running when the app quits leaves no temp file behind (its output is never half-written).
+app.on('will-quit', () => removeOpenTemps())
 
 app.whenReady().then(() => {
   denyAllPermissions(session.defaultSession)
