@@ -20,8 +20,8 @@ export function createApi(host: Host, opts: { startPath?: string; appRoot?: stri
   const handlers: Handlers = {
     'app.info': () => ws.info(),
     'project.openDemo': () => ws.openDemo(),
-    'project.open': async (path) => {
-      const s = await ws.open(path)
+    'project.open': async (path, opts) => {
+      const s = await ws.open(path, opts)
       await recent.add(path, s.name)
       return s
     },

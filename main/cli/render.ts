@@ -19,7 +19,8 @@ Renders every row through the config's template and each model's format: one JSO
 (per label for PPL, per turn for multi-turn), the same lines the app's Export writes.
 
   --config C        a project folder, an OpenCompass/AISBench config (.py .json .yaml) or a dataset
-  --dataset D       the dataset, when the config does not name it (or to override it); - reads JSONL rows from
+  --dataset D       the dataset, when the config does not name it (or to override it)
+  --media-folder F  where the rows' relative media paths are (VLMEvalKit images folder, LLaVA --image-folder); - reads JSONL rows from
                     standard input (media there must be absolute paths, URLs or inline data)
   --shard I/N       only shard I of N (from 0): a contiguous slice of the rows, so N runs together cover every row
                     once and their outputs concatenated in order are the whole output
@@ -45,6 +46,7 @@ export async function runRender(argv: string[], io: CliIo): Promise<number> {
   const { positional, flags } = parseArgs(argv, {
     config: { type: 'string' },
     dataset: { type: 'string' },
+    'media-folder': { type: 'string' },
     model: { type: 'string', multiple: true },
     variant: { type: 'string' },
     format: { type: 'string' },
@@ -75,6 +77,7 @@ export async function runRender(argv: string[], io: CliIo): Promise<number> {
       spooled = await spoolStdin(io.stdin, spec.dataset)
       spec.dataset = spooled.path
     } else if (flags.dataset) spec.dataset = resolve(flags.dataset)
+    if (flags['media-folder']) spec.mediaFolder = resolve(flags['media-folder'])
     return await render(spec, flags, { media, only, shard }, io)
   } finally {
     await spooled?.dispose()

@@ -122,7 +122,8 @@ const call = <R>() => <A extends z.ZodTypeAny>(args: A): Call<A, R> => ({ args }
 export const contract = {
   'app.info': call<AppInfo>()(z.tuple([])),
   'project.openDemo': call<ProjectSummary>()(z.tuple([])),
-  'project.open': call<ProjectSummary>()(z.tuple([path])),
+  // The optional media folder: where the rows' relative media paths are (VLMEvalKit images, LLaVA --image-folder).
+  'project.open': call<ProjectSummary>()(z.tuple([path, z.object({ mediaFolder: path.optional() }).strict().optional()])),
   'project.current': call<ProjectSummary | null>()(z.tuple([])),
   'dataset.inspect': call<DatasetSummary>()(z.tuple([path])),
   'rows.page': call<RowPage>()(

@@ -4,6 +4,19 @@ import { dirname, isAbsolute, resolve } from 'node:path'
 import type { MediaRef } from '../../../shared/api/types'
 import { classifyMediaRef, refsInAisContent } from '../media/refs'
 import { embeddedMedia } from '../../../shared/media/media-value'
+import { toliststr } from '../../../shared/loaders/vlmeval-tsv'
+
+const MEDIA_FIELD = /(image|img|picture|photo|audio|video|frame)/i
+
+/** A VLMEvalKit list-literal cell (`['<b64>', '<b64>']`, toliststr): its items, or null when it is not one. */
+function listCell(v: string, key: string): string[] | null {
+  if (v.length < 4 || v[0] !== '[' || v[v.length - 1] !== ']' || !MEDIA_FIELD.test(key)) return null
+  try {
+    return toliststr(v)
+  } catch {
+    return null
+  }
+}
 import { resolveUnderRoots } from '../media/roots'
 import { inlineMedia } from '../media/inline-store'
 
@@ -23,8 +36,16 @@ export function findMediaRefs(row: Record<string, unknown>): FoundRef[] {
   const walk = (v: unknown, path: string, depth: number) => {
     if (out.length >= MAX_REFS) return
     if (typeof v === 'string') {
-      const c = classifyMediaRef(v, path.split('.').pop() ?? path)
+      const key = path.split('.').pop() ?? path
+      const c = classifyMediaRef(v, key)
+      const list = c ? null : listCell(v, key)
       if (c) out.push({ field: path, kind: c.media, refKind: c.kind, value: v })
+      else if (list) {
+        list.forEach((x, i) => {
+          const ci = classifyMediaRef(x, key)
+          if (ci && out.length < MAX_REFS) out.push({ field: `${path}[${i}]`, kind: ci.media, refKind: ci.kind, value: x })
+        })
+      }
       // An AISBench content string: each media segment is shown as media, the text stays text.
       else if (v.length > 20 && v.includes('<AIS_')) {
         for (const r of refsInAisContent(v)) if (out.length < MAX_REFS) out.push({ field: path, kind: r.ref.media, refKind: r.ref.kind, value: r.value })
@@ -44,13 +65,21 @@ export function findMediaRefs(row: Record<string, unknown>): FoundRef[] {
       else for (const [k, x] of Object.entries(v)) walk(x, path ? `${path}.${k}` : k, depth + 1)
     }
   }
-  walk(row, '', 0)
+  // VLMEvalKit: `image_path` names the file the `image` cell is dumped to, so with an image it is not a reference.
+  const hasImage = typeof row.image === 'string' && row.image.length > 64
+  walk(hasImage && 'image_path' in row ? Object.fromEntries(Object.entries(row).filter(([k]) => k !== 'image_path')) : row, '', 0)
   // One asset once: an mm_custom row names its file in `path` and again inside `content`.
   const seen = new Set<string>()
   return out.filter((r) => !seen.has(r.value) && !!seen.add(r.value))
 }
 
 const abbreviate = (s: string) => (s.length > 96 ? `${s.slice(0, 64)}… (${s.length.toLocaleString()} chars)` : s)
+
+/** What a list or caption shows for a reference: inline media by kind and size, never its base64. */
+export function refLabel(r: FoundRef): string {
+  if (r.refKind === 'base64' || r.refKind === 'data-url') return `(${r.refKind === 'data-url' ? 'data: URL' : 'inline'} ${r.kind}, ${r.value.length.toLocaleString()} chars)`
+  return abbreviate(r.value)
+}
 
 export interface MediaUrls {
   /** URL for a file already known to lie under an opened root. */
@@ -68,7 +97,7 @@ export async function resolveRowMedia(refs: FoundRef[], datasetFile: string, roo
   const base = dirname(datasetFile)
   return Promise.all(
     refs.map(async (r): Promise<MediaRef> => {
-      const ref: MediaRef = { field: r.field, kind: r.kind, raw: abbreviate(r.value) }
+      const ref: MediaRef = { field: r.field, kind: r.kind, raw: refLabel(r) }
       switch (r.refKind) {
         case 'http':
           return { ...ref, error: 'remote URL: PromptLoom works offline and does not fetch it' }

@@ -42,7 +42,7 @@ import { checkMediaEncoding, MediaEncoder } from '../export/media-encoder'
 import { MediaDir } from '../export/media-dir'
 import { sourceFormat, writeDatasetExport, type DatasetExportFormat, type DatasetExportResult, type DatasetExportRow } from '../export/dataset-export'
 import { libraryProfiles, loadModels } from './load-models'
-import { findMediaRefs, resolveRowMedia } from './row-media'
+import { findMediaRefs, refLabel, resolveRowMedia } from './row-media'
 import { peaksOf, probeMediaSource } from './media-calls'
 import { resolveProjectSpec, type ProjectSpec } from './project-spec'
 import { apiItems, engineProblem, renderPreparedRow, type ModelContext } from './render-row'
@@ -97,6 +97,8 @@ export interface LoadedProject {
   mediaBase: string | null
   /** Folders media may also be served from: the source data and the loader's media cache. */
   extraRoots: string[]
+  /** VLMEvalKit `index` → row number, built the first time a row's `image` is another row's index. */
+  indexRows: Promise<Map<string, number>> | null
 }
 
 export interface RowsQuery {
@@ -170,7 +172,7 @@ export class Workspace {
     return this.open(this.defaultPath ?? demoProjectDir())
   }
 
-  async open(path: string): Promise<ProjectSummary> {
+  async open(path: string, opts: { mediaFolder?: string } = {}): Promise<ProjectSummary> {
     // One open at a time; a second request for the same project waits for the first.
     const run = async () => {
       // The open project's background validation would compete with this open for workers and memory: stopped
@@ -181,7 +183,7 @@ export class Workspace {
       this.release()
       let p: LoadedProject
       try {
-        p = await this.load(path, true)
+        p = await this.load(path, true, opts.mediaFolder)
       } catch (e) {
         if (prev && interrupted && this.project === prev) this.startValidation(prev)
         throw e
@@ -318,8 +320,10 @@ export class Workspace {
     return p.summary
   }
 
-  private async load(path: string, deferValidation = false): Promise<LoadedProject> {
-    return this.loadSpec(await resolveProjectSpec(path), deferValidation)
+  private async load(path: string, deferValidation = false, mediaFolder?: string): Promise<LoadedProject> {
+    const spec = await resolveProjectSpec(path)
+    if (mediaFolder) spec.mediaFolder = resolve(mediaFolder)
+    return this.loadSpec(spec, deferValidation)
   }
 
   /** `deferValidation`: return once rows can be read; the caller validates (validateInBackground). */
@@ -408,7 +412,7 @@ export class Workspace {
       models: loaded.models.map((m) => modelSummary(m, 'project')),
       problems
     }
-    return { summary, spec, dataset, testSplit, trainSplit, variants, models: loaded.models, prepared, templates, trainRows: null, search: null, ready: Promise.resolve(), settled: true, datasetProblems: fromDataset, validationTask: null, mediaBase, extraRoots: [...new Set(extraRoots)] }
+    return { summary, spec, dataset, testSplit, trainSplit, variants, models: loaded.models, prepared, templates, trainRows: null, search: null, ready: Promise.resolve(), settled: true, datasetProblems: fromDataset, validationTask: null, mediaBase, extraRoots: [...new Set(extraRoots)], indexRows: null }
   }
 
   async inspect(path: string): Promise<DatasetSummary> {
@@ -498,7 +502,7 @@ export class Workspace {
   }
 
   private listItem(p: LoadedProject, index: number, value: Record<string, unknown>, inputs: (row: Record<string, unknown>) => string[] | null, columns?: string[]): RowListItem {
-    const media = findMediaRefs(value).map((r) => ({ field: r.field, kind: r.kind, raw: r.value.length > 80 ? r.value.slice(0, 60) + '…' : r.value }))
+    const media = findMediaRefs(value).map((r) => ({ field: r.field, kind: r.kind, raw: r.refKind === 'base64' || r.refKind === 'data-url' ? refLabel(r) : r.value.length > 80 ? r.value.slice(0, 60) + '…' : r.value }))
     const facts = rowFacts(value, inputs(value))
     const c = this.curation.record(index)
     const item: RowListItem = {
@@ -580,7 +584,7 @@ export class Workspace {
     const all = needsWholeSplit(v)
     const prepared = await this.prepare(p, v, all ? 'all' : [rec.value])
     const cur = this.curation.record(q.index)
-    const media = await resolveRowMedia(findMediaRefs(rec.value), p.mediaBase ? join(p.mediaBase, '_') : rec.at.file, this.roots(), {
+    const media = await resolveRowMedia(findMediaRefs(await this.withReferencedImage(p, rec.value)), p.mediaBase ? join(p.mediaBase, '_') : rec.at.file, this.roots(), {
       file: (abs) => this.host.mediaUrl(abs),
       inline: this.host.inlineMediaUrl ? (id) => this.host.inlineMediaUrl!(id) : undefined
     })
@@ -591,6 +595,30 @@ export class Workspace {
     const r = renderPreparedRow(prepared, all ? q.index : 0, q.index, models)
     const mediaProblems: Problem[] = media.filter((m) => m.error).map((m) => ({ code: 'media', message: `${m.field}: ${m.error}`, severity: 'warning', at: { field: m.field } }))
     return { ...base, promptList: r.promptList, models: r.models, problems: [...r.problems, ...mediaProblems], ...(r.items ? { items: apiItems(r.items), itemKind: r.itemKind } : {}) }
+  }
+
+  /**
+   * VLMEvalKit TSVs save space by writing another row's `index` (≤ 64 characters) in `image`: for the media
+   * shown, the row's image is that row's. The row itself (what templates read) is unchanged.
+   */
+  private async withReferencedImage(p: LoadedProject, value: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const ref = value.image
+    if (typeof ref !== 'string' || ref.length === 0 || ref.length > 64 || !('index' in value) || !/^(csv|tsv)$/.test(p.dataset.format)) return value
+    p.indexRows ??= (async () => {
+      const map = new Map<string, number>()
+      const n = this.splitSize(p, p.testSplit)
+      for (let start = 0; start < n; start += 500) {
+        for (const r of await p.dataset.readRows(p.testSplit, start, 500)) {
+          const k = r.value.index
+          if ((typeof k === 'string' || typeof k === 'number') && !map.has(String(k))) map.set(String(k), r.index)
+        }
+      }
+      return map
+    })()
+    const at = (await p.indexRows).get(ref)
+    if (at === undefined) return value
+    const target = (await p.dataset.readRow(p.testSplit, at))?.value.image
+    return typeof target === 'string' && target.length > 64 ? { ...value, image: target } : value
   }
 
   templateGet(t: TemplateTarget) {

@@ -5,9 +5,9 @@ import { api } from './api'
 import { useWorkspace } from '../stores/workspace'
 
 /** Opens `path` as the project; returns an error message, or null when it opened. */
-export async function openPath(path: string): Promise<string | null> {
+export async function openPath(path: string, mediaFolder?: string): Promise<string | null> {
   const ws = useWorkspace()
-  await ws.load(() => api.project.open(path))
+  await ws.load(() => api.project.open(path, mediaFolder ? { mediaFolder } : undefined))
   return ws.error
 }
 
