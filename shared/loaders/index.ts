@@ -4,6 +4,7 @@ import type { LoaderFn } from './types'
 import { loadMMCustom } from './mm-custom'
 import { loadOmniDocBench, loadTextVQA, loadVideoBench, loadVocalSound } from './file-loaders'
 import { loadHLE, loadMMMU, loadRealworldQA, loadRefCOCO, loadVideoMME } from './parquet-loaders'
+import { loadMathVision } from './mathvision'
 import { loadDocVQA, loadInfoVQA, loadMMMUProOptions10, loadMMMUProVision, loadMMStar } from './vlmeval-loaders'
 
 export type { LoaderIO } from './io'
@@ -30,7 +31,8 @@ export const LOADERS: Record<string, LoaderFn> = {
   RefCOCODataset: loadRefCOCO,
   RefCOCOgDataset: loadRefCOCO,
   RefCOCOPlusDataset: loadRefCOCO,
-  MMMUDataset: loadMMMU
+  MMMUDataset: loadMMMU,
+  MathVisionDataset: loadMathVision
 }
 
 /** Config keys that BaseDataset does not pass to load(). */

@@ -24,6 +24,10 @@ export interface LoaderIO {
   saveRgbJpeg(bytes: Uint8Array, path: string): Promise<void>
   /** Width and height of an encoded picture. */
   imageSize(bytes: Uint8Array): Promise<{ width: number; height: number }>
+  /** A decoded picture saved as Image.save(path) does: re-encoded in the extension's format, its mode kept. */
+  saveImage(bytes: Uint8Array, path: string): Promise<void>
+  /** The HF `datasets` feature kinds of a Parquet file's columns (its `huggingface` schema metadata). */
+  parquetFeatures(p: string): Promise<Map<string, 'image' | 'audio' | 'video'>>
   writeBytes(p: string, b: Uint8Array): Promise<void>
   /** pandas.read_parquet(...) rows: struct columns as objects, binary as Uint8Array, floats as PyFloat. */
   readParquet(p: string): Promise<Record<string, unknown>[]>

@@ -1,7 +1,6 @@
 // AISBench loaders over Parquet (pandas.read_parquet rows): HLEDataset (hle.py), VideoMMEDataset (videomme.py),
 // RealworldQADataset (realworldqa.py), the RefCOCO family (refcoco/), MMMUDataset (mmmu.py). Hugging Face image
 // structs arrive as {bytes: Uint8Array, path}; bytes are written unchanged where upstream writes them unchanged.
-import { strFormat } from '../config/python-format'
 import {
   AIS_CONTENT_TAG,
   AIS_IMAGE_START,
@@ -12,7 +11,7 @@ import {
 } from './ais-content'
 import { fromList } from './from-list'
 import { type LoaderIO, getDataPath, pabspath, pdirname, pjoin, psplitext } from './io'
-import { PyError, PyFloat, cellStr, isNa, jsonDumps } from './py'
+import { PyError, PyFloat, cellStr, formatKw, isNa, jsonDumps } from './py'
 import type { LoaderResult } from './types'
 
 const plain = (rows: Record<string, unknown>[]): LoaderResult => ({
@@ -24,15 +23,6 @@ const get = (o: Record<string, unknown>, k: string, d: unknown = null): unknown 
 
 /** Python str(x) of a parquet value (str / number / PyFloat / None). */
 const s = (v: unknown): string => (v === null || v === undefined ? 'None' : cellStr(v))
-
-/** str.format with keyword arguments only (the prompt templates of the configs). */
-function pyFormat(template: string, kw: Record<string, string>): string {
-  try {
-    return strFormat(template, [], new Map(Object.entries(kw)))
-  } catch (e) {
-    throw new PyError('KeyError', e instanceof Error ? e.message : String(e))
-  }
-}
 
 export async function loadHLE(kwargs: Record<string, unknown>, io: LoaderIO): Promise<LoaderResult> {
   const path = await getDataPath(String(kwargs.path), io)
@@ -112,7 +102,7 @@ export async function loadRealworldQA(kwargs: Record<string, unknown>, io: Loade
       if (!(await io.exists(url))) await io.writeBytes(url, bytes)
     } else if (kwargs.image_type === 'image_base64') url = io.base64(bytes)
     else throw new PyError('ValueError', `Unsupported image_type: ${s(kwargs.image_type)}`)
-    const question = pyFormat(OPEN_PROMPT, { question: s(row.question) })
+    const question = formatKw(OPEN_PROMPT, { question: s(row.question) })
     out.push({
       content: AIS_TEXT_START + question + AIS_CONTENT_TAG + AIS_IMAGE_START + url + AIS_CONTENT_TAG,
       answer: row.answer
@@ -354,7 +344,7 @@ export async function loadMMMU(kwargs: Record<string, unknown>, io: LoaderIO): P
     if (qtype === 'multiple-choice') {
       if (!kwargs.mult_choice_prompt)
         throw new PyError('ValueError', 'MMMU multiple-choice prompt template must be provided by dataset config.')
-      prompt = pyFormat(String(kwargs.mult_choice_prompt), {
+      prompt = formatKw(String(kwargs.mult_choice_prompt), {
         question,
         choices: options.map((c, i) => `${answerChar(i)}) ${s(c)}`).join('\n'),
         letters: options.map((_, i) => answerChar(i)).join(',')
@@ -369,7 +359,7 @@ export async function loadMMMU(kwargs: Record<string, unknown>, io: LoaderIO): P
     } else {
       if (!kwargs.open_prompt)
         throw new PyError('ValueError', 'MMMU open-question prompt template must be provided by dataset config.')
-      prompt = pyFormat(String(kwargs.open_prompt), { question })
+      prompt = formatKw(String(kwargs.open_prompt), { question })
       answer = { type: 'open', answer: s(get(record, 'answer', '')).trim(), ...common }
     }
     const imageMap = await collectMmmuImages(record, imageRoot, dataRoot, io)

@@ -5,6 +5,7 @@
 import { PyFloat } from '../python/json'
 import { floatRepr } from '../python/repr'
 import { JsonDumpsError, pyJsonDumps } from '../python/json-dumps'
+import { strFormat } from '../config/python-format'
 
 export { PyFloat }
 
@@ -67,5 +68,14 @@ export function jsonDumps(v: unknown, ensureAscii = true): string {
   } catch (e) {
     if (e instanceof JsonDumpsError) throw new PyError('TypeError', e.message)
     throw e
+  }
+}
+
+/** str.format(**kw) as the loaders call it on the config's prompt templates; a missing name is a KeyError. */
+export function formatKw(template: string, kw: Record<string, string>): string {
+  try {
+    return strFormat(template, [], new Map(Object.entries(kw)))
+  } catch (e) {
+    throw new PyError('KeyError', e instanceof Error ? e.message : String(e))
   }
 }

@@ -22,7 +22,13 @@ async function generate(): Promise<void> {
     const raw = Buffer.alloc(128 * 96 * 3)
     let seed = k + 1
     for (let i = 0; i < raw.length; i++) raw[i] = (seed = (seed * 1103515245 + 12345) & 0x7fffffff) & 0xff
-    pics.push((await sharp(raw, { raw: { width: 128, height: 96, channels: 3 } }).jpeg({ quality: 60 }).toBuffer()).toString('base64'))
+    pics.push(
+      (
+        await sharp(raw, { raw: { width: 128, height: 96, channels: 3 } })
+          .jpeg({ quality: 60 })
+          .toBuffer()
+      ).toString('base64')
+    )
   }
   const out = createWriteStream(FILE)
   out.write('index\tquestion\thint\tA\tB\tC\tD\tanswer\tcategory\timage\n')
@@ -63,17 +69,26 @@ async function main(): Promise<void> {
     if (rows.length !== 50) throw new Error(`read ${rows.length} first rows`)
     await h.validate()
     whole.push(performance.now() - t)
-    media = h.columns.filter((c) => c.media).map((c) => `${c.name}=${c.media}`).join(', ')
+    media = h.columns
+      .filter((c) => c.media)
+      .map((c) => `${c.name}=${c.media}`)
+      .join(', ')
     if (h.rowCount !== ROWS) throw new Error(`${h.rowCount} rows, expected ${ROWS}`)
   }
   clearInterval(sampler)
   await shutdownWorkers()
   console.log(`file: ${FILE} (${ROWS.toLocaleString()} rows, ${(size / 1e6).toFixed(0)} MB, base64 JPEG per row)`)
-  console.log(`index (open handle):  best ${s(best(open))}   | anchor wc -l best ${s(best(wc))} → ${(best(open) / best(wc)).toFixed(1)}×`)
+  console.log(
+    `index (open handle):  best ${s(best(open))}   | anchor wc -l best ${s(best(wc))} → ${(best(open) / best(wc)).toFixed(1)}×`
+  )
   console.log(`first 50 rows read:   best ${s(best(first))}`)
   console.log(`whole open + validate: best ${s(best(whole))} (media columns: ${media || 'none'})`)
-  console.log(`peak memory: ${((peak - baseline) / 1e6).toFixed(0)} MB above the ${(baseline / 1e6).toFixed(0)} MB baseline (rss ${(peak / 1e6).toFixed(0)} MB)`)
-  console.log(`rounds (ms): open ${open.map((x) => x.toFixed(0)).join(' ')} | first ${first.map((x) => x.toFixed(0)).join(' ')} | whole ${whole.map((x) => x.toFixed(0)).join(' ')} | wc ${wc.map((x) => x.toFixed(0)).join(' ')}`)
+  console.log(
+    `peak memory: ${((peak - baseline) / 1e6).toFixed(0)} MB above the ${(baseline / 1e6).toFixed(0)} MB baseline (rss ${(peak / 1e6).toFixed(0)} MB)`
+  )
+  console.log(
+    `rounds (ms): open ${open.map((x) => x.toFixed(0)).join(' ')} | first ${first.map((x) => x.toFixed(0)).join(' ')} | whole ${whole.map((x) => x.toFixed(0)).join(' ')} | wc ${wc.map((x) => x.toFixed(0)).join(' ')}`
+  )
 }
 
 main()

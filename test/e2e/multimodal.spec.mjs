@@ -9,7 +9,10 @@ import sharp from 'sharp'
 import { parquetWriteBuffer } from 'hyparquet-writer'
 import { assert, launchBrowser, startServe } from './harness.mjs'
 
-const picture = (colour) => sharp({ create: { width: 64, height: 48, channels: 3, background: colour } }).png().toBuffer()
+const picture = (colour) =>
+  sharp({ create: { width: 64, height: 48, channels: 3, background: colour } })
+    .png()
+    .toBuffer()
 
 function wav(samples = 1600) {
   const b = Buffer.alloc(44 + samples * 2)
@@ -35,43 +38,73 @@ async function makeFiles(dir) {
   // VLMEvalKit TSV (MMBench layout): index, question, options, answer, base64 image.
   const tsv = join(dir, 'vlm')
   mkdirSync(tsv)
-  writeFileSync(join(tsv, 'MMBench_DEV.tsv'), [
-    'index\tquestion\tA\tB\tanswer\tcategory\timage',
-    `0\tWhat colour is the picture?\tred\tblue\tA\tcolour\t${red.toString('base64')}`,
-    `1\tAnd this one?\tred\tblue\tB\tcolour\t${blue.toString('base64')}`
-  ].join('\n') + '\n')
+  writeFileSync(
+    join(tsv, 'MMBench_DEV.tsv'),
+    [
+      'index\tquestion\tA\tB\tanswer\tcategory\timage',
+      `0\tWhat colour is the picture?\tred\tblue\tA\tcolour\t${red.toString('base64')}`,
+      `1\tAnd this one?\tred\tblue\tB\tcolour\t${blue.toString('base64')}`
+    ].join('\n') + '\n'
+  )
   // Hugging Face Parquet: image and audio are {bytes, path} structs, features in the huggingface metadata.
   const hf = join(dir, 'hf')
   mkdirSync(hf)
-  const features = { question: { dtype: 'string', _type: 'Value' }, image: { _type: 'Image' }, audio: { _type: 'Audio', sampling_rate: 16000 } }
-  writeFileSync(join(hf, 'test-00000-of-00001.parquet'), Buffer.from(parquetWriteBuffer({
-    columnData: [
-      { name: 'question', data: ['What do you see and hear?', 'And here?'] },
-      { name: 'image', data: [{ bytes: new Uint8Array(red), path: 'red.png' }, { bytes: new Uint8Array(blue), path: null }] },
-      { name: 'audio', data: [{ bytes: new Uint8Array(wav()), path: 'tone.wav' }, { bytes: new Uint8Array(wav()), path: null }] }
-    ],
-    schema: [
-      { name: 'root', num_children: 3 },
-      { name: 'question', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' },
-      { name: 'image', repetition_type: 'OPTIONAL', num_children: 2 },
-      { name: 'bytes', type: 'BYTE_ARRAY', repetition_type: 'OPTIONAL' },
-      { name: 'path', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' },
-      { name: 'audio', repetition_type: 'OPTIONAL', num_children: 2 },
-      { name: 'bytes', type: 'BYTE_ARRAY', repetition_type: 'OPTIONAL' },
-      { name: 'path', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' }
-    ],
-    kvMetadata: [{ key: 'huggingface', value: JSON.stringify({ info: { features } }) }]
-  })))
+  const features = {
+    question: { dtype: 'string', _type: 'Value' },
+    image: { _type: 'Image' },
+    audio: { _type: 'Audio', sampling_rate: 16000 }
+  }
+  writeFileSync(
+    join(hf, 'test-00000-of-00001.parquet'),
+    Buffer.from(
+      parquetWriteBuffer({
+        columnData: [
+          { name: 'question', data: ['What do you see and hear?', 'And here?'] },
+          {
+            name: 'image',
+            data: [
+              { bytes: new Uint8Array(red), path: 'red.png' },
+              { bytes: new Uint8Array(blue), path: null }
+            ]
+          },
+          {
+            name: 'audio',
+            data: [
+              { bytes: new Uint8Array(wav()), path: 'tone.wav' },
+              { bytes: new Uint8Array(wav()), path: null }
+            ]
+          }
+        ],
+        schema: [
+          { name: 'root', num_children: 3 },
+          { name: 'question', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' },
+          { name: 'image', repetition_type: 'OPTIONAL', num_children: 2 },
+          { name: 'bytes', type: 'BYTE_ARRAY', repetition_type: 'OPTIONAL' },
+          { name: 'path', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' },
+          { name: 'audio', repetition_type: 'OPTIONAL', num_children: 2 },
+          { name: 'bytes', type: 'BYTE_ARRAY', repetition_type: 'OPTIONAL' },
+          { name: 'path', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' }
+        ],
+        kvMetadata: [{ key: 'huggingface', value: JSON.stringify({ info: { features } }) }]
+      })
+    )
+  )
   // AISBench mm_custom JSONL, paths relative to the file as in AISBench's examples; an API chat model receives it.
   const mm = join(dir, 'mm')
   mkdirSync(join(mm, 'media'), { recursive: true })
   writeFileSync(join(mm, 'media', 'red.png'), red)
   writeFileSync(join(mm, 'media', 'tone.wav'), wav())
-  writeFileSync(join(mm, 'mm_custom.jsonl'), [
-    JSON.stringify({ type: 'image', path: ['media/red.png'], question: 'What colour is the bar?', answer: 'red' }),
-    JSON.stringify({ type: 'audio', path: ['media/tone.wav'], question: 'What do you hear?', answer: 'a tone' })
-  ].join('\n') + '\n')
-  writeFileSync(join(mm, 'project.json'), JSON.stringify({ name: 'mm_custom', dataset: 'mm_custom.jsonl', libraryModels: ['opencompass-api'] }))
+  writeFileSync(
+    join(mm, 'mm_custom.jsonl'),
+    [
+      JSON.stringify({ type: 'image', path: ['media/red.png'], question: 'What colour is the bar?', answer: 'red' }),
+      JSON.stringify({ type: 'audio', path: ['media/tone.wav'], question: 'What do you hear?', answer: 'a tone' })
+    ].join('\n') + '\n'
+  )
+  writeFileSync(
+    join(mm, 'project.json'),
+    JSON.stringify({ name: 'mm_custom', dataset: 'mm_custom.jsonl', libraryModels: ['opencompass-api'] })
+  )
   return { tsv: join(tsv, 'MMBench_DEV.tsv'), hf: join(hf, 'test-00000-of-00001.parquet'), mm }
 }
 
@@ -88,7 +121,11 @@ async function openAndCheck(t, name, target, expectKinds, extra) {
     await page.getByTestId('model-column').first().waitFor()
     await t.check(`${name}: the row shows its media as media`, async () => {
       await page.waitForFunction((kinds) => {
-        const ok = { image: () => [...document.querySelectorAll('[data-testid=row-image]')].some((i) => i.complete && i.naturalWidth > 0), audio: () => !!document.querySelector('[data-testid=row-audio]') }
+        const ok = {
+          image: () =>
+            [...document.querySelectorAll('[data-testid=row-image]')].some((i) => i.complete && i.naturalWidth > 0),
+          audio: () => !!document.querySelector('[data-testid=row-audio]')
+        }
         return kinds.every((k) => ok[k]())
       }, expectKinds)
       const mediaErrors = await page.getByTestId('media-error').count()

@@ -6,7 +6,7 @@ import path from 'node:path'
 import sharp, { type Metadata } from 'sharp'
 import type { LoaderIO } from '../../../shared/loaders'
 import { PyError } from '../../../shared/loaders'
-import { openParquet, readParquetRows } from '../datasets/parquet-source'
+import { openParquet, parquetMediaFeatures, readParquetRows } from '../datasets/parquet-source'
 
 const B64 = /[^A-Za-z0-9+/=]/g
 
@@ -132,6 +132,18 @@ export function nodeLoaderIO(o: NodeLoaderIOOptions): LoaderIO {
       } catch {
         throw new PyError('UnidentifiedImageError', 'cannot identify image file <_io.BytesIO object>')
       }
+    },
+    saveImage: async (bytes, p) => {
+      const fmt = FORMAT_OF_EXT[path.extname(p).toLowerCase()]
+      if (!fmt) throw new PyError('ValueError', `unknown file extension: ${path.extname(p)}`)
+      const out = await sharp(Buffer.from(bytes)).toFormat(fmt).toBuffer()
+      await mkdir(path.dirname(abs(p)), { recursive: true })
+      await writeBytes(abs(p), out)
+      wrote(abs(p))
+    },
+    parquetFeatures: async (p) => {
+      const o2 = await openParquet(abs(p))
+      return o2.ok ? parquetMediaFeatures(o2.pq) : new Map()
     },
     writeBytes: async (p, b) => {
       await mkdir(path.dirname(abs(p)), { recursive: true })

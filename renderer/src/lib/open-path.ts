@@ -7,7 +7,8 @@ import { useWorkspace } from '../stores/workspace'
 /** Opens `path` as the project; returns an error message, or null when it opened. */
 export async function openPath(path: string, mediaFolder?: string): Promise<string | null> {
   const ws = useWorkspace()
-  await ws.load(() => api.project.open(path, mediaFolder ? { mediaFolder } : undefined))
+  // No second argument unless there is a folder: an `undefined` in the argument list travels as null over HTTP.
+  await ws.load(() => (mediaFolder ? api.project.open(path, { mediaFolder }) : api.project.open(path)))
   return ws.error
 }
 

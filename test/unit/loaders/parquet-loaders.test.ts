@@ -121,4 +121,45 @@ describe('AISBench loaders over Parquet', () => {
       subject: 'Art'
     })
   })
+
+  it('MathVisionDataset filters levels, saves a decoded Image feature as <id>.png and puts the question first', async () => {
+    const w = workDir()
+    put(
+      w.data,
+      'mv/data/test-00000.parquet',
+      hfParquet(
+        [
+          { name: 'id', kind: 'string', data: ['1', '2'] },
+          { name: 'question', kind: 'string', data: ['Which?', 'Too hard?'] },
+          { name: 'options', kind: 'strings', data: [['red', 'blue'], []] },
+          {
+            name: 'decoded_image',
+            kind: 'media',
+            data: [
+              { bytes: await png(), path: null },
+              { bytes: await png(), path: null }
+            ]
+          },
+          { name: 'answer', kind: 'string', data: ['2', '7'] },
+          { name: 'level', kind: 'int', data: [1, 5] }
+        ],
+        { decoded_image: { _type: 'Image' } }
+      )
+    )
+    const r = await LOADERS.MathVisionDataset(
+      { path: path.join(w.data, 'mv'), split: 'test', subset_list: ['Level 1'] },
+      ioFor(w)
+    )
+    const file = path.join(r.imageRoot!, '1.png')
+    expect(r.rows).toHaveLength(1)
+    expect(r.rows[0]).toMatchObject({
+      image: file,
+      question_type: 'mcq',
+      choices_text: 'A) red\nB) blue',
+      answer: { type: 'mcq', answer: 'B', choices: '{"A": "red", "B": "blue"}', level: 1 }
+    })
+    expect(r.rows[0].content).toBe(
+      `<AIS_TEXT_START>Which?\n\nA) red\nB) blue<AIS_CONTENT_TAG><AIS_IMAGE_START>${file}<AIS_CONTENT_TAG>`
+    )
+  })
 })
