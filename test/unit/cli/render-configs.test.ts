@@ -103,3 +103,19 @@ describe('render on inferencers other than Gen and PPL', () => {
     expect(s.problems).toContainEqual(expect.objectContaining({ code: 'inferencer', severity: 'warning', message: expect.stringContaining('C3: CLPInferencer is not reproduced') }))
   })
 })
+
+describe('render on a template class PromptLoom does not reproduce', () => {
+  it('says OlympiadBenchTemplate is not reproduced instead of calling it unknown, and exits 1', async () => {
+    writeFileSync(
+      join(dir, 'olympiad.py'),
+      C3_PPL.replace('type=PromptTemplate,\n        template={', 'type=OlympiadBenchTemplate,\n        template={').replace(
+        'from opencompass.datasets import C3Dataset',
+        'from opencompass.datasets import C3Dataset, OlympiadBenchTemplate'
+      )
+    )
+    const r = await run(['render', '--config', join(dir, 'olympiad.py'), '--dataset', join(dir, 'test.jsonl'), '--model', 'opencompass-internlm2-chat-meta'])
+    const line = JSON.parse(r.out.trim().split('\n')[0])
+    expect(line.problems[0].message).toContain('OlympiadBenchTemplate (opencompass.datasets.OlympiadBench) builds each prompt in Python')
+    expect(r.code).toBe(1)
+  })
+})
