@@ -1,6 +1,7 @@
 // The API implementation behind every host: validates each call's arguments against the shared contract, then
 // runs it on the workspace. Electron-free, so the browser-mode server and tests use exactly this code.
 import { parseArgs, type Channel, type ParsedArgsOf, type ResultOf } from '../../shared/api/contract'
+import type { ProjectSummary } from '../../shared/api/types'
 import type { Envelope } from './envelope'
 import type { Host } from './host'
 import { Workspace } from '../services/workspace/workspace'
@@ -10,6 +11,8 @@ type Handlers = { [C in Channel]: (...args: ParsedArgsOf<C>) => Promise<ResultOf
 
 export interface Api {
   dispatch(channel: string, args: unknown): Promise<Envelope>
+  /** Opens the path given on the command line, recorded in the recent list like any other open. */
+  openStart(): Promise<ProjectSummary>
   roots(): string[]
   workspace: Workspace
 }
@@ -17,16 +20,20 @@ export interface Api {
 export function createApi(host: Host, opts: { startPath?: string; appRoot?: string; recentFile?: string } = {}): Api {
   const ws = new Workspace(host, { appRoot: opts.appRoot })
   const recent = new RecentItems(opts.recentFile)
+  const openAndRemember = async (path: string, o?: { mediaFolder?: string }) => {
+    const s = await ws.open(path, o)
+    await recent.add(path, s.name)
+    return s
+  }
   const handlers: Handlers = {
     'app.info': () => ws.info(),
-    'project.openDemo': () => ws.openDemo(),
-    'project.open': async (path, opts) => {
-      const s = await ws.open(path, opts)
-      await recent.add(path, s.name)
-      return s
-    },
+    // A path given on the command line is opened (and listed in the recent items) like one picked in the app.
+    'project.openDemo': () => (opts.startPath ? openAndRemember(opts.startPath) : ws.openDemo()),
+    'project.open': (path, o) => openAndRemember(path, o),
     'project.current': () => ws.currentWhenReady(),
     'dataset.inspect': (path) => ws.inspect(path),
+    'dataset.skipped': () => ws.skippedLines(),
+    'dataset.exportSkipped': (q) => ws.exportSkipped(q),
     'rows.page': (q) => ws.rowsPage(q),
     'render.row': (q) => ws.renderRow(q),
     'models.list': () => ws.models(),
@@ -61,6 +68,7 @@ export function createApi(host: Host, opts: { startPath?: string; appRoot?: stri
   return {
     workspace: ws,
     roots: () => ws.roots(),
+    openStart: () => openAndRemember(opts.startPath ?? ''),
     async dispatch(channel, rawArgs) {
       if (!Object.hasOwn(handlers, channel)) return { ok: false, error: `unknown API call: ${channel}` }
       const parsed = parseArgs(channel as Channel, rawArgs)

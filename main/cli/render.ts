@@ -127,7 +127,10 @@ async function render(
   // run failed: the rest of the config is missing.
   const configErrors = summary.problems.filter((x) => x.severity === 'error' && x.code === 'config').length
   if (configErrors) io.stderr(`the config has ${configErrors} error(s) (above); only the datasets built before them were rendered\n`)
-  return problems || configErrors ? 1 : 0
+  // Rows the dataset reader skipped never reach the output: a pipeline must not take the file as complete.
+  const skipped = summary.dataset.skipped?.total ?? 0
+  if (skipped) io.stderr(`promptloom: ${skipped} row(s) of the dataset could not be read and were skipped (promptloom inspect lists where)\n`)
+  return problems || configErrors || skipped ? 1 : 0
 }
 
 /** A line that carries no usable prompt: none at all, or one written empty beside an error problem. */

@@ -30,7 +30,7 @@ export async function startServe(opts: { path?: string; port?: number; token?: s
   if (opts.path) {
     // Serve at once: the page shows indexing progress and gets the project when it is ready (project.current
     // waits for it). A path that cannot be opened is reported here and in the page.
-    api.workspace.open(opts.path).catch((e) => process.stderr.write(`promptloom: cannot open ${opts.path}: ${e instanceof Error ? e.message : String(e)}\n`))
+    api.openStart().catch((e) => process.stderr.write(`promptloom: cannot open ${opts.path}: ${e instanceof Error ? e.message : String(e)}\n`))
   }
   return {
     server,

@@ -5,6 +5,8 @@ export const API_CHANNELS = [
   'project.open',
   'project.current',
   'dataset.inspect',
+  'dataset.skipped',
+  'dataset.exportSkipped',
   'rows.page',
   'render.row',
   'models.list',

@@ -13,7 +13,8 @@ import type {
   ProjectSummary,
   RecentItem,
   RowPage,
-  RowRender
+  RowRender,
+  SkippedLine
 } from './types'
 import type { BuilderCheck, BuilderSaved, TemplateApplyResult, TemplateDoc, TemplatePreview } from './types'
 import type { MediaInfo, MediaPeaks, MediaResult } from './types'
@@ -126,6 +127,8 @@ export const contract = {
   'project.open': call<ProjectSummary>()(z.tuple([path, z.object({ mediaFolder: path.optional() }).strict().optional()])),
   'project.current': call<ProjectSummary | null>()(z.tuple([])),
   'dataset.inspect': call<DatasetSummary>()(z.tuple([path])),
+  'dataset.skipped': call<SkippedLine[]>()(z.tuple([])),
+  'dataset.exportSkipped': call<ExportResult>()(z.tuple([z.object({ destination: z.enum(['dialog', 'download']) })])),
   'rows.page': call<RowPage>()(
     z.tuple([
       z.object({

@@ -42,6 +42,20 @@ export interface DatasetSummary {
    * brings the final summary. 'cancelled' when the user stopped it. Absent when validation is done.
    */
   validation?: 'running' | 'cancelled' | 'failed'
+  /** Lines (records) that could not be read and were skipped: how many, and how many of each error code. */
+  skipped?: { total: number; byCode: Record<string, number> }
+  /** Rows whose media cannot be shown, checked after the dataset opens (absent until the check has run). */
+  media?: { rows: number; missing: number; refused: number; unreadable: number }
+}
+
+/** A line (record) of the dataset that was skipped, and where. */
+export interface SkippedLine {
+  file: string
+  line: number | null
+  /** Byte offset of the line in the file. */
+  offset: number | null
+  code: string
+  message: string
 }
 
 export interface ModelSummary {

@@ -67,6 +67,9 @@ export async function runCurationChecks(t, page, shots) {
     await focusList(page)
     const before = await exactOf(page)
     await page.keyboard.press('e')
+    // No field chosen yet: e asks which (1 = the first field).
+    await page.getByTestId('field-chooser').waitFor()
+    await page.getByTestId('choose-question').click()
     const editor = page.getByTestId('field-editor')
     await editor.waitFor()
     const label = await editor.getAttribute('aria-label')

@@ -67,13 +67,15 @@ export function filterIsEmpty(f: RowFilter | undefined): boolean {
 
 /** Whether the filter's answer changes when curation does (then a cached scan must be redone after each change). */
 export function filterReadsCuration(f: RowFilter | undefined, sort: RowSort | undefined, query: string): boolean {
-  return !!(f?.status?.length || f?.tag || sort?.by === 'status' || /(^|\s)status:/.test(query))
+  return !!(f?.status?.length || f?.tag || sort?.by === 'status' || /(^|\s)(status|tag):/.test(query))
 }
 
 export function compileRowFilter(
   f: RowFilter | undefined,
   curation: (index: number) => RowCuration | undefined,
-  inputColumns: (row: Record<string, unknown>) => string[] | null
+  inputColumns: (row: Record<string, unknown>) => string[] | null,
+  /** Warnings known about a row beyond its own fields (its media, checked against the disk). */
+  extraWarnings: (index: number) => readonly string[] = () => []
 ): RowTest | null {
   if (filterIsEmpty(f)) return null
   const filter = f!
@@ -92,9 +94,13 @@ export function compileRowFilter(
   }
   const needsFacts = filter.warning || filter.hasMedia !== undefined || filter.minChars !== undefined || filter.maxChars !== undefined || filter.minTokens !== undefined || filter.maxTokens !== undefined
   if (needsFacts) {
-    tests.push((_i, row) => {
+    tests.push((i, row) => {
       const facts = rowFacts(row, inputColumns(row))
-      if (filter.warning && (filter.warning === 'any' ? facts.warnings.length === 0 : !facts.warnings.includes(filter.warning))) return false
+      if (filter.warning) {
+        const warnings = [...facts.warnings, ...extraWarnings(i)]
+        const hit = filter.warning === 'any' ? warnings.length > 0 : filter.warning === 'media' ? warnings.some((w) => w.startsWith('media-')) : warnings.includes(filter.warning)
+        if (!hit) return false
+      }
       if (filter.hasMedia !== undefined && facts.hasMedia !== filter.hasMedia) return false
       if (filter.minChars !== undefined && facts.chars < filter.minChars) return false
       if (filter.maxChars !== undefined && facts.chars > filter.maxChars) return false

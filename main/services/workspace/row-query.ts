@@ -1,7 +1,7 @@
 // Row search: plain text (case-insensitive, any string field), /regex/flags, field:value (nested fields with
-// dots; value matched as text), and status:accepted|rejected|flagged|unreviewed. Terms separated by spaces must
-// all match.
-import type { CurationStatus } from '../../../shared/api/types'
+// dots; value matched as text), status:accepted|rejected|flagged|unreviewed, and tag:NAME (rows with that curation
+// tag; also tag:"two words"). Terms separated by spaces must all match.
+import type { CurationStatus, RowCuration } from '../../../shared/api/types'
 
 type Test = (index: number, row: Record<string, unknown>) => boolean
 
@@ -27,7 +27,15 @@ function anyString(row: unknown, pred: (s: string) => boolean, depth = 0): boole
   return false
 }
 
-export function compileRowQuery(query: string, status: (index: number) => CurationStatus): Test {
+/** Search terms, split on spaces outside double quotes (tag:"two words"). */
+function terms(query: string): string[] {
+  return (query.trim().match(/(?:[^\s"]+|"[^"]*")+/g) ?? []).filter(Boolean)
+}
+
+const unquote = (s: string) => (s.length >= 2 && s.startsWith('"') && s.endsWith('"') ? s.slice(1, -1) : s)
+
+export function compileRowQuery(query: string, curation: (index: number) => RowCuration | undefined): Test {
+  const status = (i: number): CurationStatus => curation(i)?.status ?? 'unreviewed'
   const regex = /^\/(.+)\/([imsu]*)$/.exec(query.trim())
   if (regex) {
     let re: RegExp
@@ -38,19 +46,19 @@ export function compileRowQuery(query: string, status: (index: number) => Curati
     }
     return (_i, row) => anyString(row, (s) => re.test(s))
   }
-  const tests: Test[] = query
-    .trim()
-    .split(/\s+/)
-    .filter(Boolean)
-    .map((term) => {
-      const m = /^([\w.-]+):(.*)$/.exec(term)
-      if (m && m[1] === 'status') return (i) => status(i) === m[2]
-      if (m) {
-        const needle = m[2].toLowerCase()
-        return (_i, row) => textOf(get(row, m[1])).toLowerCase().includes(needle)
-      }
-      const needle = term.toLowerCase()
-      return (_i, row) => anyString(row, (s) => s.toLowerCase().includes(needle))
-    })
+  const tests: Test[] = terms(query).map((term) => {
+    const m = /^([\w.-]+):(.*)$/.exec(term)
+    if (m && m[1] === 'status') return (i) => status(i) === m[2]
+    if (m && m[1] === 'tag') {
+      const tag = unquote(m[2])
+      return (i) => !!curation(i)?.tags?.includes(tag)
+    }
+    if (m) {
+      const needle = m[2].toLowerCase()
+      return (_i, row) => textOf(get(row, m[1])).toLowerCase().includes(needle)
+    }
+    const needle = term.toLowerCase()
+    return (_i, row) => anyString(row, (s) => s.toLowerCase().includes(needle))
+  })
   return (i, row) => tests.every((t) => t(i, row))
 }

@@ -21,7 +21,8 @@ import type {
   RowPage,
   RowCuration,
   RowRender,
-  RowSort
+  RowSort,
+  SkippedLine
 } from '../../../shared/api/types'
 import type { BuilderCheck, BuilderSaved, TemplateEdit, TemplatePreview, TemplateTarget } from '../../../shared/api/types'
 import type { MediaInfo, MediaPeaks, MediaResult, MediaSource } from '../../../shared/api/types'
@@ -47,6 +48,7 @@ import { peaksOf, probeMediaSource } from './media-calls'
 import { resolveProjectSpec, type ProjectSpec } from './project-spec'
 import { apiItems, engineProblem, renderPreparedRow, type ModelContext } from './render-row'
 import { compileRowQuery } from './row-query'
+import { checkSplitMedia, type MediaCheck } from './media-check'
 import { compileRowFilter, filterIsEmpty, filterReadsCuration, inputColumnsOf, rowFacts, scanRows, sortKeyOf } from './row-filter'
 import { Tasks } from './tasks'
 import { LintRun, type LintSource } from '../lint/lint-run'
@@ -59,6 +61,9 @@ import { applyLoader } from '../loaders/apply-loader'
 import { looksLikeMmCustom, mmCustomConfig } from '../loaders/detect'
 import { describeMediaValue } from '../../../shared/media/media-value'
 import type { DatasetConfig } from '../../../shared/config/import'
+
+/** Datasets above this many rows check their media with a progress bar (smaller ones finish at once). */
+const MEDIA_CHECK_TASK_ROWS = 20_000
 
 /** Retrievers that compare a row with every other row read the whole split; beyond this we refuse politely. */
 const MAX_ROWS_IN_MEMORY = 200_000
@@ -99,6 +104,8 @@ export interface LoadedProject {
   extraRoots: string[]
   /** VLMEvalKit `index` → row number, built the first time a row's `image` is another row's index. */
   indexRows: Promise<Map<string, number>> | null
+  /** Rows whose media cannot be shown (missing, refused, unreadable), once checked after the open. */
+  media: MediaCheck | null
 }
 
 export interface RowsQuery {
@@ -149,11 +156,60 @@ export class Workspace {
   }
 
   roots(): string[] {
-    if (!this.project) return []
-    const { spec, dataset } = this.project
-    const ds = dataset.path
-    return [...new Set([spec.root, ds.match(/\.\w+$/) ? dirname(ds) : ds, ...this.project.extraRoots])]
+    return this.project ? rootsOf(this.project) : []
   }
+
+  /** Every line the dataset skipped (could not read), with its place; the first 10,000. */
+  skippedLines(): SkippedLine[] {
+    const d = this.need().dataset
+    return d.errors.filter((e) => e.severity === 'error').map((e) => ({ file: e.at.file, line: e.at.line ?? null, offset: e.at.offset ?? null, code: e.code, message: e.message }))
+  }
+
+  /** Writes every skipped line as JSONL ({file, line, row, offset, code, message, raw}) where the user picks. */
+  async exportSkipped(q: { destination: 'dialog' | 'download' }): Promise<ExportResult> {
+    const p = this.need()
+    await p.ready
+    const name = `${p.spec.name.replace(/[^\w.-]+/g, '_')}-skipped.jsonl`
+    const dialog = q.destination === 'dialog' && this.host.mode === 'electron'
+    const target = dialog ? await this.host.pickSavePath(name) : join(await tmpExportDir(), name)
+    if (!target) return { rows: 0, skipped: 0, cancelled: true }
+    const n = await p.dataset.exportSkipped(target)
+    if (dialog) return { rows: n, skipped: 0, path: target }
+    if (!this.host.offerDownload) throw new Error('this host cannot offer downloads')
+    return { rows: n, skipped: 0, downloadUrl: this.host.offerDownload(target, name) }
+  }
+
+  /**
+   * Checks every row's media against the disk once the project is ready, then says how many rows cannot show
+   * theirs (the summary's dataset.media, a 'project.changed' event) and lets the warning filter find them.
+   */
+  private startMediaCheck(p: LoadedProject): void {
+    void (async () => {
+      await p.ready
+      if (this.project !== p && this.opening) await this.opening.catch(() => null)
+      if (this.project !== p) return
+      const total = this.splitSize(p, p.testSplit)
+      const task = total > MEDIA_CHECK_TASK_ROWS ? this.tasks.start('Checking media') : null
+      const r = await checkSplitMedia({
+        total,
+        readRows: (start, count) => p.dataset.readRows(p.testSplit, start, count),
+        datasetFile: p.dataset.path,
+        mediaBase: p.mediaBase,
+        roots: rootsOf(p),
+        signal: task?.signal,
+        onProgress: (d, t) => task?.progress(d, t)
+      }).catch(() => null)
+      task?.finish(total, total)
+      if (!r?.complete || this.project !== p) return
+      p.media = r
+      p.search = null
+      const media = { rows: r.rows.size, missing: r.counts['media-missing'], refused: r.counts['media-refused'], unreadable: r.counts['media-unreadable'] }
+      p.summary = { ...p.summary, dataset: { ...p.summary.dataset, media } }
+      // Only news is announced: a dataset whose media all load needs no new summary in the UI.
+      if (r.rows.size) this.host.emit('project.changed', { summary: p.summary, rowsChanged: true })
+    })()
+  }
+
 
   /**
    * The open project; while one is opening (a large dataset indexing), waits for it, so the UI asks once. If that
@@ -203,6 +259,7 @@ export class Workspace {
         this.startValidation(p)
       }
       this.project = p
+      this.startMediaCheck(p)
       return p.summary
     }
     this.opening = (this.opening ?? Promise.resolve(null as unknown as ProjectSummary)).catch(() => null).then(run)
@@ -412,7 +469,7 @@ export class Workspace {
       models: loaded.models.map((m) => modelSummary(m, 'project')),
       problems
     }
-    return { summary, spec, dataset, testSplit, trainSplit, variants, models: loaded.models, prepared, templates, trainRows: null, search: null, ready: Promise.resolve(), settled: true, datasetProblems: fromDataset, validationTask: null, mediaBase, extraRoots: [...new Set(extraRoots)], indexRows: null }
+    return { summary, spec, dataset, testSplit, trainSplit, variants, models: loaded.models, prepared, templates, trainRows: null, search: null, ready: Promise.resolve(), settled: true, datasetProblems: fromDataset, validationTask: null, mediaBase, extraRoots: [...new Set(extraRoots)], indexRows: null, media: null }
   }
 
   async inspect(path: string): Promise<DatasetSummary> {
@@ -473,9 +530,9 @@ export class Workspace {
     const query = q.query?.trim() ?? ''
     const key = JSON.stringify([query, q.filter ?? null, q.sort ?? null, q.variantId ?? null, filterReadsCuration(q.filter, q.sort, query) || q.filter?.lint ? this.curation.version : 0, q.filter?.lint ? this.lint.version : 0])
     if (p.search?.key === key) return p.search.matches
-    const byQuery = query ? compileRowQuery(query, (i) => this.curation.get(i)) : null
+    const byQuery = query ? compileRowQuery(query, (i) => this.curation.record(i)) : null
     const inputs = this.inputColumns(p, q.variantId)
-    const byFilter = compileRowFilter(q.filter, (i) => this.curation.record(i), inputs)
+    const byFilter = compileRowFilter(q.filter, (i) => this.curation.record(i), inputs, (i) => p.media?.rows.get(i) ?? [])
     const byLint = q.filter?.lint ? await this.lint.rowSet(p, q.filter.lint) : null
     const total = this.splitSize(p, p.testSplit)
     const task = this.tasks.start(query ? `Searching “${query}”` : 'Filtering rows')
@@ -504,6 +561,8 @@ export class Workspace {
   private listItem(p: LoadedProject, index: number, value: Record<string, unknown>, inputs: (row: Record<string, unknown>) => string[] | null, columns?: string[]): RowListItem {
     const media = findMediaRefs(value).map((r) => ({ field: r.field, kind: r.kind, raw: r.refKind === 'base64' || r.refKind === 'data-url' ? refLabel(r) : r.value.length > 80 ? r.value.slice(0, 60) + '…' : r.value }))
     const facts = rowFacts(value, inputs(value))
+    const mediaWarnings = p.media?.rows.get(index)
+    if (mediaWarnings) facts.warnings.push(...mediaWarnings)
     const c = this.curation.record(index)
     const item: RowListItem = {
       index,
@@ -594,6 +653,7 @@ export class Workspace {
     }
     const r = renderPreparedRow(prepared, all ? q.index : 0, q.index, models)
     const mediaProblems: Problem[] = media.filter((m) => m.error).map((m) => ({ code: 'media', message: `${m.field}: ${m.error}`, severity: 'warning', at: { field: m.field } }))
+    mediaProblems.push(...staleDerived(rec.value, cur))
     return { ...base, promptList: r.promptList, models: r.models, problems: [...r.problems, ...mediaProblems], ...(r.items ? { items: apiItems(r.items), itemKind: r.itemKind } : {}) }
   }
 
@@ -629,7 +689,13 @@ export class Workspace {
   async templatePreview(q: { index: number; variantId: string; modelIds: string[]; edits: TemplateEdit[] }): Promise<TemplatePreview> {
     const p = this.need()
     const d = p.templates.drafts(q.variantId, q.edits)
-    if (d.unreadable) return { render: null, diagnostics: d.diagnostics }
+    if (d.unreadable) {
+      // The row is still shown (with the saved templates) and says why the draft is not used: the pane never
+      // stays on another row because the text in the editor cannot be read.
+      const render = await this.renderRow(q)
+      render.problems.unshift({ code: 'template-draft', message: 'The template in the editor has errors (marked in the editor), so it is not used for this row', severity: 'error' })
+      return { render, diagnostics: d.diagnostics }
+    }
     const render = await this.renderRow(q, { variant: d.variant, models: d.models })
     return { render, diagnostics: p.templates.renderDiagnostics(d, q.edits, render) }
   }
@@ -972,7 +1038,10 @@ function datasetProblems(d: DatasetHandle): Problem[] {
 
 function datasetSummary(d: DatasetHandle): DatasetSummary {
   const validation = d.validation === 'pending' ? 'running' : d.validation
+  const byCode: Record<string, number> = {}
+  for (const e of d.errors) if (e.severity === 'error') byCode[e.code] = (byCode[e.code] ?? 0) + 1
   return {
+    ...(d.skipped || Object.keys(byCode).length ? { skipped: { total: Math.max(d.skipped, d.errors.filter((e) => e.severity === 'error').length), byCode } } : {}),
     ...(validation !== 'done' ? { validation } : {}),
     path: d.path,
     format: d.format,
@@ -984,4 +1053,31 @@ function datasetSummary(d: DatasetHandle): DatasetSummary {
 
 function modelSummary(m: ModelContext, source: string): ModelSummary {
   return { id: m.profile.id, name: m.profile.name, format: m.profile.format, contextLength: m.profile.context_length, source }
+}
+
+/** The folders media may be served from: the project root and the dataset's folder. */
+function rootsOf(p: LoadedProject): string[] {
+  const { spec, dataset } = p
+  const ds = dataset.path
+  return [...new Set([spec.root, ds.match(/\.\w+$/) ? dirname(ds) : ds, ...p.extraRoots])]
+}
+
+/** Originals shorter than this are too common to say a field was derived from them. */
+const MIN_DERIVED_CHARS = 8
+
+/**
+ * Fields derived from an edited one (an AIS `content` built from `question`) still hold the original text: each is
+ * marked stale, naming the field it came from, so the reviewer edits it too or re-derives it (the row's panel
+ * offers to replace the original text by the edited one).
+ */
+function staleDerived(row: Record<string, unknown>, cur: RowCuration | undefined): Problem[] {
+  const out: Problem[] = []
+  for (const [from, e] of Object.entries(cur?.edits ?? {})) {
+    if (typeof e.original !== 'string' || typeof e.value !== 'string' || e.original.length < MIN_DERIVED_CHARS) continue
+    for (const [field, v] of Object.entries(row)) {
+      if (field === from || typeof v !== 'string' || !v.includes(e.original) || v.includes(e.value)) continue
+      out.push({ code: 'derived-stale', severity: 'warning', message: `${field} still holds the original ${from} (it looks derived from it): edit ${field} too, or re-derive it`, at: { field, from } })
+    }
+  }
+  return out
 }

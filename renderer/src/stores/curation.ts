@@ -18,6 +18,9 @@ export const useCuration = defineStore('curation', () => {
   const lastChange = ref('')
   /** Counts curation changes (actions, undo, redo), for views that follow them (the Lint panel's counts). */
   const changes = ref(0)
+  /** What undo / redo would do now ("accepted row 9"), for their buttons. */
+  const undoLabel = ref<string | null>(null)
+  const redoLabel = ref<string | null>(null)
   const tags = ref<string[]>([])
   const busy = ref(false)
   /** The field `e` edits (the last one focused or clicked), and the one whose editor is open. */
@@ -61,7 +64,10 @@ export const useCuration = defineStore('curation', () => {
     changes.value++
     canUndo.value = change.canUndo
     canRedo.value = change.canRedo
-    lastChange.value = change.step ? `${change.step === 'undo' ? 'Undid' : 'Redid'}: ${change.label}` : capitalize(change.label)
+    undoLabel.value = change.undoLabel ?? null
+    redoLabel.value = change.redoLabel ?? null
+    const what = change.step ? `${change.step === 'undo' ? 'Undid' : 'Redid'}: ${change.label}` : capitalize(change.label)
+    lastChange.value = change.merged ? `${what} (merged with changes another PromptLoom window made meanwhile)` : what
   }
 
   async function run<T>(fn: () => Promise<T>): Promise<T | undefined> {
@@ -138,13 +144,25 @@ export const useCuration = defineStore('curation', () => {
     await ws.refreshRows({ keepSelection: true })
   }
 
-  /** `e`: edit the active field, else the first text field the template reads, else the first text field. */
+  /** Set while `e` asks which field to edit (no field in focus and none chosen yet). */
+  const choosingField = ref(false)
+
+  /**
+   * `e`: edits the field whose edit button has focus, else the field chosen last (shown highlighted), else asks
+   * which. A row with a single field edits it at once.
+   */
   function startEdit() {
     const r = ws.render
     if (!r) return
     const names = Object.keys(r.fields)
-    const text = names.filter((k) => typeof r.fields[k] === 'string')
-    const field = activeField.value && names.includes(activeField.value) ? activeField.value : (text.find((k) => !/^(id|image|audio|video)$/i.test(k)) ?? text[0] ?? names[0])
+    const focused = (document.activeElement as HTMLElement | null)?.dataset?.field
+    const field = focused && names.includes(focused) ? focused : activeField.value && names.includes(activeField.value) ? activeField.value : names.length === 1 ? names[0] : null
+    if (field) editingField.value = field
+    else if (names.length) choosingField.value = true
+  }
+
+  function chooseField(field: string | null) {
+    choosingField.value = false
     if (field) editingField.value = field
   }
 
@@ -152,7 +170,7 @@ export const useCuration = defineStore('curation', () => {
     tags.value = await api.curation.tags()
   }
 
-  return { picked, canUndo, canRedo, lastChange, changes, tags, busy, activeField, editingField, startEdit, togglePick, extend, clearPicks, apply, setStatus, editField, revertField, setNote, tag, undo, redo, loadTags }
+  return { picked, canUndo, canRedo, undoLabel, redoLabel, lastChange, changes, tags, busy, activeField, editingField, choosingField, chooseField, startEdit, togglePick, extend, clearPicks, apply, setStatus, editField, revertField, setNote, tag, undo, redo, loadTags }
 })
 
 function capitalize(s: string): string {

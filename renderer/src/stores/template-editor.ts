@@ -74,10 +74,19 @@ export const useTemplateEditor = defineStore('templateEditor', () => {
     return tabs.value.filter((t) => drafts.value.has(t.key)).map((t) => ({ key: t.key, edit: { target: t.target, text: drafts.value.get(t.key)! } }))
   }
 
+  /** The last drafts that rendered: while the text in the editor cannot be read, other rows render with these. */
+  let lastGood: TemplateEdit[] | null = null
+
   async function previewHook(q: { index: number; variantId: string; modelIds: string[]; showIce: boolean }): Promise<RowRender | null> {
     const live = liveEdits()
     if (!live.length) return api.render.row(q)
     const r = await api.template.preview({ ...q, edits: live.map((l) => l.edit) })
+    const broken = r.render?.problems.find((p) => p.code === 'template-draft')
+    if (!broken && r.render) lastGood = live.map((l) => l.edit)
+    else if (broken && lastGood) {
+      const good = await api.template.preview({ ...q, edits: lastGood })
+      if (good.render) r.render = { ...good.render, problems: [{ ...broken, message: `${broken.message}; the matrix shows the last text that rendered` }, ...good.render.problems] }
+    }
     let next = diagnostics.value
     // Only for texts still in the editor: a slower answer must not put old positions on newer text.
     live.forEach((l, i) => {
@@ -91,6 +100,7 @@ export const useTemplateEditor = defineStore('templateEditor', () => {
   async function refresh() {
     clearTimeout(timer)
     const live = liveEdits()
+    if (!live.length) lastGood = null
     ws.renderHook = live.length ? previewHook : null
     let next = diagnostics.value
     for (const k of next.keys()) if (!drafts.value.has(k)) next = setIn(next, k, undefined)

@@ -27,6 +27,8 @@ export const useWorkspace = defineStore('workspace', () => {
   const splitTotal = ref(0)
   const pending = new Set<number>()
   let renderSeq = 0
+  /** What set `error`, so the banner goes when its cause does (a search that failed, then one that works). */
+  let errorFrom: 'rows' | null = null
   /** Set by the template editor while it has unsaved edits: renders with them; null keeps the last matrix. */
   const renderHook = shallowRef<((q: { index: number; variantId: string; modelIds: string[]; showIce: boolean }) => Promise<RowRender | null>) | null>(null)
 
@@ -91,12 +93,14 @@ export const useWorkspace = defineStore('workspace', () => {
         variantId: variantId.value || undefined
       })
       total.value = page.total
+      if (errorFrom === 'rows') error.value = null
       if (!query.value && !hasFilter()) splitTotal.value = page.total
       const next = new Map(pages.value)
       next.set(pageNo, page.items)
       pages.value = next
     } catch (e) {
       error.value = e instanceof Error ? e.message : String(e)
+      errorFrom = 'rows'
     } finally {
       pending.delete(pageNo)
     }
@@ -124,12 +128,18 @@ export const useWorkspace = defineStore('workspace', () => {
     try {
       const q = { index: item.index, variantId: variantId.value, modelIds: modelIds.value, showIce: showIce.value }
       const r = renderHook.value ? await renderHook.value(q) : await api.render.row(q)
-      if (seq === renderSeq && r) render.value = r
+      if (seq === renderSeq) render.value = r ?? failedRender(item, 'This row could not be rendered')
     } catch (e) {
-      if (seq === renderSeq) error.value = e instanceof Error ? e.message : String(e)
+      // The pane moves to the row the list selects even when it cannot render: the error is shown in its place.
+      if (seq === renderSeq) render.value = failedRender(item, e instanceof Error ? e.message : String(e))
     } finally {
       if (seq === renderSeq) rendering.value = false
     }
+  }
+
+  /** The selected row when it cannot render: its number and status, and why, in the pane (never another row). */
+  function failedRender(item: RowListItem, message: string): RowRender {
+    return { index: item.index, split: item.split, variantId: variantId.value, fields: {}, media: [], status: item.status, promptList: [], models: [], problems: [{ code: 'render', message, severity: 'error' }] }
   }
 
   async function select(pos: number) {

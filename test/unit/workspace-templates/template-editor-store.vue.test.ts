@@ -32,7 +32,7 @@ vi.mock('../../../renderer/src/lib/api', () => {
         get: async (t: object) => doc(t, '{"a": 1}'),
         preview: async (q: unknown) => {
           calls.preview.push(q)
-          return calls.previewResult
+          return typeof calls.previewResult === 'function' ? (calls.previewResult as (x: unknown) => unknown)(q) : calls.previewResult
         },
         apply: async (q: { target: object; text: string }) => ({ applied: true, doc: { ...doc(q.target, q.text), overridden: true }, diagnostics: [], savedTo: '/p/.promptloom/overrides.json' }),
         revert: async (t: object) => ({ applied: true, doc: doc(t, '{"a": 1}'), diagnostics: [] })
@@ -98,10 +98,15 @@ describe('template editor store', () => {
     te.edit(VKEY, '{"a": 3}')
     await settle()
     const diag = { line: 1, column: 2, message: 'bad', severity: 'error' as const }
-    calls.previewResult = { render: null, diagnostics: [[diag]] }
+    // The back end renders the row with the saved templates and says the draft is not used; the store shows the
+    // last draft that rendered instead, with that error.
+    const broken = { ...rowRender('SAVED'), problems: [{ code: 'template-draft', message: 'not used', severity: 'error' as const }] }
+    const good = calls.previewResult
+    calls.previewResult = (q: { edits: { text: string }[] }) => (q.edits[0].text === '{"a": ' ? { render: broken, diagnostics: [[diag]] } : good)
     te.edit(VKEY, '{"a": ')
     await settle()
     expect(ws.render?.models[0].text).toBe('PREVIEW')
+    expect(ws.render?.problems[0]).toMatchObject({ code: 'template-draft', message: expect.stringContaining('last text that rendered') })
     expect(te.diagnostics.get(VKEY)).toEqual([diag])
   })
 

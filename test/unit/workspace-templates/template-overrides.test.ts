@@ -72,13 +72,14 @@ describe('template.preview', () => {
     expect(r.render?.models[0].text).toContain('<|im_start|>EDITED_USER')
   })
 
-  it('places a JSON syntax error at its line and column and renders nothing', async () => {
+  it('places a JSON syntax error at its line and column and renders the row with the error in place', async () => {
     // Line 3 is `    "type": "PromptTemplate",`; dropping its comma leaves the error at the next key.
     const lines = ws.templateGet({ variantId: V }).text.split('\n')
     expect(lines[2]).toBe('    "type": "PromptTemplate",')
     lines[2] = '    "type": "PromptTemplate"'
     const r = await ws.templatePreview({ index: 0, variantId: V, modelIds: [CHATML], edits: [{ target: { variantId: V }, text: lines.join('\n') }] })
-    expect(r.render).toBeNull()
+    expect(r.render?.index).toBe(0)
+    expect(r.render?.problems[0]).toMatchObject({ code: 'template-draft', severity: 'error' })
     expect(r.diagnostics[0]).toHaveLength(1)
     // The whole next key is underlined: "template" on line 4, columns 5 to 15.
     expect(r.diagnostics[0][0]).toMatchObject({ line: 4, column: 5, endLine: 4, endColumn: 15, severity: 'error', code: 'json-syntax' })
@@ -111,7 +112,7 @@ describe('template.preview', () => {
   it('places a meta template schema error at the offending role', async () => {
     const text = JSON.stringify({ round: [{ role: 'HUMAN', begin: 'u:' }, { role: '', begin: 'a:', generate: true }] }, null, 2)
     const r = await ws.templatePreview({ index: 0, variantId: D, modelIds: [CHATML], edits: [{ target: { modelId: CHATML }, text }] })
-    expect(r.render).toBeNull()
+    expect(r.render?.problems[0]).toMatchObject({ code: 'template-draft' })
     const e = r.diagnostics[0][0]
     const line = text.split('\n')[e.line - 1]
     expect(line).toContain('"role": ""')
