@@ -188,6 +188,9 @@ export class Workspace {
       await p.ready
       if (this.project !== p && this.opening) await this.opening.catch(() => null)
       if (this.project !== p) return
+      // No file references anywhere (validation counted them): nothing to check, and no pass over every row.
+      const by = p.dataset.media.byKind
+      if (!(by.relative ?? 0) && !(by.absolute ?? 0) && !(by['file-url'] ?? 0) && !p.dataset.media.truncated) return
       const total = this.splitSize(p, p.testSplit)
       const task = total > MEDIA_CHECK_TASK_ROWS ? this.tasks.start('Checking media') : null
       const r = await checkSplitMedia({
