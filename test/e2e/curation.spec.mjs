@@ -66,10 +66,9 @@ export async function runCurationChecks(t, page, shots) {
     await page.getByTestId('row-item').nth(2).click()
     await focusList(page)
     const before = await exactOf(page)
+    // e edits the field in focus (here question's ✎); with none in focus and none chosen yet it asks which.
+    await page.getByTestId('edit-question').focus()
     await page.keyboard.press('e')
-    // No field chosen yet: e asks which (1 = the first field).
-    await page.getByTestId('field-chooser').waitFor()
-    await page.getByTestId('choose-question').click()
     const editor = page.getByTestId('field-editor')
     await editor.waitFor()
     const label = await editor.getAttribute('aria-label')
