@@ -67,6 +67,7 @@ export async function runCurationChecks(t, page, shots) {
     await focusList(page)
     const before = await exactOf(page)
     // e edits the field in focus (here question's ✎); with none in focus and none chosen yet it asks which.
+    await page.evaluate(() => ((document.querySelector('details.fields'))?.setAttribute('open', '')))
     await page.getByTestId('edit-question').focus()
     await page.keyboard.press('e')
     const editor = page.getByTestId('field-editor')
