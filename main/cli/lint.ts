@@ -1,6 +1,6 @@
 // `promptloom lint`: every row × model rendered on the export path, findings grouped by kind × model with counts,
 // example rows and what to do; the exit code says whether CI should stop (--fail-on). The JSON report is
-// documented in docs/lint.md.
+// documented in shared/lint/README.md.
 import { stat } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import type { Host } from '../api/host'
@@ -26,7 +26,7 @@ test rows. Rejected rows (saved curation) are left out.
   --model M      profile JSON, OpenCompass model config, model folder or built-in name (repeatable);
                  default: the project's models
   --variant V    template variant (dataset abbr); default: the first
-  --json         print the report as JSON (documented in docs/lint.md, "version": 1)
+  --json         print the report as JSON (documented in shared/lint/README.md, "version": 1)
   --fail-on L    exit 1 when a finding of level L or worse exists: error (default), warning, never
 
 Exit codes: 0 nothing at the --fail-on level, 1 findings at that level (or the run failed), 2 usage error.

@@ -19,9 +19,9 @@ Renders every row through the config's template and each model's format: one JSO
 (per label for PPL, per turn for multi-turn), the same lines the app's Export writes.
 
   --config C        a project folder, an OpenCompass/AISBench config (.py .json .yaml) or a dataset
-  --dataset D       the dataset, when the config does not name it (or to override it)
-  --media-folder F  where the rows' relative media paths are (VLMEvalKit images folder, LLaVA --image-folder); - reads JSONL rows from
+  --dataset D       the dataset, when the config does not name it (or to override it); - reads JSONL rows from
                     standard input (media there must be absolute paths, URLs or inline data)
+  --media-folder F  where the rows' relative media paths are (VLMEvalKit images folder, LLaVA --image-folder)
   --shard I/N       only shard I of N (from 0): a contiguous slice of the rows, so N runs together cover every row
                     once and their outputs concatenated in order are the whole output
   --model M         a profile JSON, OpenCompass model config, model folder or built-in profile name (repeatable)

@@ -1,5 +1,5 @@
 // The lint report: findings over a whole dataset × models, grouped by kind × model. This is the documented,
-// versioned JSON that `promptloom lint --json` prints and the app's Lint panel shows (docs/lint.md). Adding
+// versioned JSON that `promptloom lint --json` prints and the app's Lint panel shows (shared/lint/README.md). Adding
 // optional fields keeps LINT_REPORT_VERSION; renaming or removing one, or changing a meaning, bumps it.
 
 export const LINT_REPORT_VERSION = 1

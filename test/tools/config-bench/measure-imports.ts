@@ -1,7 +1,7 @@
 // How many upstream dataset configs PromptLoom imports with upstream's dataset list (issue #12).
 //
-//   python3 scripts/config-bench/upstream_datasets.py TREE CONFIGS_DIR up.jsonl     # upstream's lists
-//   node_modules/.bin/tsx scripts/config-bench/measure-imports.ts TREE up.jsonl [--repo DIR] [--json out.json]
+//   python3 test/tools/config-bench/upstream_datasets.py TREE CONFIGS_DIR up.jsonl     # upstream's lists
+//   node_modules/.bin/tsx test/tools/config-bench/measure-imports.ts TREE up.jsonl [--repo DIR] [--json out.json]
 //
 // TREE is the same checkout the Python script ran on (file names in up.jsonl are relative to it). --repo picks
 // the PromptLoom checkout whose config importer is measured (default: this one), so a before/after pair is two
@@ -17,7 +17,7 @@ const opt = (name: string): string | undefined => {
   const i = args.indexOf(name)
   return i >= 0 ? args.splice(i, 2)[1] : undefined
 }
-const repo = resolve(opt('--repo') ?? join(__dirname, '../..'))
+const repo = resolve(opt('--repo') ?? join(__dirname, '../../..'))
 const jsonOut = opt('--json')
 const [tree, upFile] = args
 if (!tree || !upFile) {
@@ -59,7 +59,7 @@ function firstDiff(a: Json, b: Json, path = ''): string {
 }
 
 async function main(): Promise<void> {
-  const { loadConfigFile } = (await import(pathToFileURL(join(repo, 'main/services/config/load-config.ts')).href)) as typeof import('../../main/services/config/load-config')
+  const { loadConfigFile } = (await import(pathToFileURL(join(repo, 'main/services/config/load-config.ts')).href)) as typeof import('../../../main/services/config/load-config')
   const ups = readFileSync(upFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { file: string; datasets?: Json[]; error?: string })
   const counts = { total: ups.length, imported: 0, upstreamFails: 0, upstreamFailsWeFail: 0 }
   const failures: { file: string; why: string }[] = []

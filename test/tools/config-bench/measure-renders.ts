@@ -1,6 +1,6 @@
 // How many renders of upstream dataset configs equal upstream's (issue #12).
 //
-//   node_modules/.bin/tsx scripts/config-bench/measure-renders.ts TREE up.jsonl --family opencompass|aisbench \
+//   node_modules/.bin/tsx test/tools/config-bench/measure-renders.ts TREE up.jsonl --family opencompass|aisbench \
 //       [--repo DIR] [--per-config 3] [--work DIR]
 //
 // For every config of up.jsonl (upstream's dataset lists, from upstream_datasets.py) and its first --per-config
@@ -21,11 +21,11 @@ const opt = (name: string): string | undefined => {
   const i = args.indexOf(name)
   return i >= 0 ? args.splice(i, 2)[1] : undefined
 }
-const repo = resolve(opt('--repo') ?? join(__dirname, '../..'))
+const repo = resolve(opt('--repo') ?? join(__dirname, '../../..'))
 const family = (opt('--family') ?? 'opencompass') as 'opencompass' | 'aisbench'
 const perConfig = Number(opt('--per-config') ?? 3)
 const work = resolve(opt('--work') ?? join(repo, 'test-output', 'config-bench'))
-const shared = resolve(opt('--shared') ?? join(__dirname, '../../../shared'))
+const shared = resolve(opt('--shared') ?? join(__dirname, '../../../../shared'))
 const [tree, upFile] = args
 if (!tree || !upFile) {
   console.error('usage: measure-renders.ts TREE up.jsonl --family opencompass|aisbench [--repo DIR] [--per-config N]')
@@ -92,7 +92,7 @@ function trainSize(infer: Json): number {
 }
 
 async function main(): Promise<void> {
-  const { loadConfigFile } = (await import(pathToFileURL(join(repo, 'main/services/config/load-config.ts')).href)) as typeof import('../../main/services/config/load-config')
+  const { loadConfigFile } = (await import(pathToFileURL(join(repo, 'main/services/config/load-config.ts')).href)) as typeof import('../../../main/services/config/load-config')
   const ups = readFileSync(upFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { file: string; datasets?: Json[]; error?: string })
   const upCases: Json[] = []
   const ourCases: Json[] = []
