@@ -4,11 +4,12 @@
 import { createWriteStream } from 'node:fs'
 import { mkdtemp, rm, stat, symlink } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { basename, join } from 'node:path'
+import { basename, dirname, join, resolve } from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import { Readable } from 'node:stream'
 import { layoutOf } from '../services/datasets/layout'
 import type { Shard } from '../services/workspace/export'
+import type { ProjectSpec } from '../services/workspace/project-spec'
 import { UsageError } from './args'
 
 export interface SpooledInput {
@@ -40,6 +41,33 @@ export async function spoolStdin(stdin: AsyncIterable<Uint8Array>, configured?: 
     await dispose()
     throw e
   }
+}
+
+/**
+ * `--dataset D` and `--media-folder F` applied to a command's project, the same way for every command. `-` spools
+ * standard input (see spoolStdin); relative media paths in such rows then resolve against the media folder, or else
+ * the folder of the dataset the config names (the rows usually are that dataset's), or else the working directory —
+ * never the private spool folder. The caller disposes the returned spool, if any.
+ */
+export async function applyDatasetFlags(
+  spec: ProjectSpec,
+  flags: { dataset?: string; 'media-folder'?: string },
+  stdin: AsyncIterable<Uint8Array> | undefined
+): Promise<SpooledInput | null> {
+  if (flags['media-folder']) spec.mediaFolder = resolve(flags['media-folder'])
+  if (flags.dataset !== '-') {
+    if (flags.dataset) spec.dataset = resolve(flags.dataset)
+    return null
+  }
+  if (!stdin) throw new UsageError('--dataset -: this command has no standard input')
+  const configured = spec.dataset
+  const spooled = await spoolStdin(stdin, configured)
+  spec.dataset = spooled.path
+  if (!spec.mediaFolder) {
+    const isDir = configured ? (await stat(configured).catch(() => null))?.isDirectory() : undefined
+    spec.mediaFolder = isDir === undefined ? process.cwd() : isDir ? configured! : dirname(configured!)
+  }
+  return spooled
 }
 
 /** `I/N` with 0 ≤ I < N, as `--shard` takes it. */

@@ -9,10 +9,11 @@ import { LintRun } from '../services/lint/lint-run'
 import { Workspace } from '../services/workspace/workspace'
 import { resolveProjectSpec } from '../services/workspace/project-spec'
 import { parseArgs, UsageError } from './args'
+import { applyDatasetFlags, parseShard, type SpooledInput } from './dataset-input'
 import type { CliIo } from './io'
 
-export const LINT_USAGE = `Usage: promptloom lint --config C [--dataset D] --model M [--model M2 …] [--variant ABBR]
-                      [--json] [--fail-on error|warning|never]
+export const LINT_USAGE = `Usage: promptloom lint --config C [--dataset D|-] --model M [--model M2 …] [--variant ABBR]
+                      [--shard I/N] [--json] [--fail-on error|warning|never]
 
 Renders every row of the test split through each model (as Export and render do) and reports what is wrong,
 grouped by kind and model: double BOS, system message dropped or remapped, turns merged, empty turns,
@@ -22,7 +23,12 @@ duplicates, the gold answer in the prompt, empty fields, answer-label balance, i
 test rows. Rejected rows (saved curation) are left out.
 
   --config C     project folder, OpenCompass/AISBench config, or dataset
-  --dataset D    dataset path when the config's own path does not apply
+  --dataset D    dataset path when the config's own path does not apply; - reads JSONL rows from standard
+                 input (relative media paths then resolve against --media-folder, else the folder of the
+                 config's own dataset, else the working directory)
+  --media-folder F  where the rows' relative media paths are (VLMEvalKit images folder, LLaVA --image-folder)
+  --shard I/N    only shard I of N (from 0), the same contiguous slice render --shard takes; the whole-set
+                 checks (duplicates, label balance, examples in the test set) then see that slice only
   --model M      profile JSON, OpenCompass model config, model folder or built-in name (repeatable);
                  default: the project's models
   --variant V    template variant (dataset abbr); default: the first
@@ -38,8 +44,10 @@ export async function runLint(argv: string[], io: CliIo): Promise<number> {
   const { positional, flags } = parseArgs(argv, {
     config: { type: 'string' },
     dataset: { type: 'string' },
+    'media-folder': { type: 'string' },
     model: { type: 'string', multiple: true },
     variant: { type: 'string' },
+    shard: { type: 'string' },
     json: { type: 'boolean' },
     'fail-on': { type: 'string' },
     help: { type: 'boolean', short: 'h' }
@@ -53,22 +61,26 @@ export async function runLint(argv: string[], io: CliIo): Promise<number> {
   const failOn = (flags['fail-on'] ?? 'error') as 'error' | 'warning' | 'never'
   if (!['error', 'warning', 'never'].includes(failOn)) throw new UsageError('--fail-on must be error, warning or never')
 
+  const shard = flags.shard ? parseShard(flags.shard) : undefined
+
   const ws = new Workspace(quietHost)
+  let spooled: SpooledInput | null = null
   try {
     const spec = await resolveProjectSpec(config)
-    if (flags.dataset) spec.dataset = resolve(flags.dataset)
+    spooled = await applyDatasetFlags(spec, flags, io.stdin)
     if (flags.model?.length) spec.modelFiles = await Promise.all(flags.model.map(async (m) => ((await stat(m).catch(() => null)) ? resolve(m) : m)))
     const summary = await ws.openSpec(spec)
     for (const p of summary.problems.filter((x) => x.severity === 'error')) io.stderr(`promptloom: ${p.message}\n`)
     if (summary.models.length === 0) throw new UsageError('no usable model: give --model with a profile, model config, model folder or built-in name')
     const variant = flags.variant ?? summary.variants[0].id
     if (!summary.variants.some((v) => v.id === variant)) throw new UsageError(`no variant "${variant}"; this config has: ${summary.variants.map((v) => v.id).join(', ')}`)
-    const run = await new LintRun(await ws.lintSource({ variantId: variant })).run()
+    const run = await new LintRun(await ws.lintSource({ variantId: variant, shard })).run()
     const report = run.report()
     io.stdout(flags.json ? JSON.stringify(report, null, 2) + '\n' : lintText(report))
     return reportFails(report, failOn) ? 1 : 0
   } finally {
     ws.close()
+    await spooled?.dispose()
   }
 }
 
@@ -77,7 +89,9 @@ const LEVEL = { error: 'ERROR  ', warning: 'WARN   ', info: 'info   ' } as const
 /** The report for a terminal: one block per group, worst first. */
 export function lintText(r: LintReport): string {
   const out: string[] = []
-  out.push(`${r.project.name} · ${r.project.variant} · ${r.rows.toLocaleString()} rows × ${r.models.length} model${r.models.length === 1 ? '' : 's'}${r.rejected ? ` (${r.rejected} rejected, left out)` : ''} · ${(r.elapsedMs / 1000).toFixed(1)} s`)
+  const sh = r.project.shard
+  const shard = sh ? ` · shard ${sh.index}/${sh.count} (rows ${sh.start}–${Math.max(sh.start, sh.end - 1)})` : ''
+  out.push(`${r.project.name} · ${r.project.variant}${shard} · ${r.rows.toLocaleString()} rows × ${r.models.length} model${r.models.length === 1 ? '' : 's'}${r.rejected ? ` (${r.rejected} rejected, left out)` : ''} · ${(r.elapsedMs / 1000).toFixed(1)} s`)
   for (const m of r.models) out.push(`  ${m.id}: context ${m.contextLength.toLocaleString()}${m.maxSeqLen ? `, max_seq_len ${m.maxSeqLen}` : ''}, tokens ${m.tokens === 'exact' ? 'exact' : '≈ estimated'} (${m.tokenizer})`)
   out.push('')
   for (const g of r.groups) {

@@ -4,7 +4,7 @@ import { stat } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import type { Host } from '../api/host'
 import { serializeLines, writeExport, type ExportOptions, type Shard } from '../services/workspace/export'
-import { parseShard, spoolStdin, type SpooledInput } from './dataset-input'
+import { applyDatasetFlags, parseShard, type SpooledInput } from './dataset-input'
 import { MEDIA_FLAGS, MEDIA_HELP, mediaFromFlags } from './media-flags'
 import { Workspace } from '../services/workspace/workspace'
 import { resolveProjectSpec, type ProjectSpec } from '../services/workspace/project-spec'
@@ -20,7 +20,8 @@ Renders every row through the config's template and each model's format: one JSO
 
   --config C        a project folder, an OpenCompass/AISBench config (.py .json .yaml) or a dataset
   --dataset D       the dataset, when the config does not name it (or to override it); - reads JSONL rows from
-                    standard input (media there must be absolute paths, URLs or inline data)
+                    standard input (relative media paths then resolve against --media-folder, else the folder of
+                    the config's own dataset, else the working directory)
   --media-folder F  where the rows' relative media paths are (VLMEvalKit images folder, LLaVA --image-folder)
   --shard I/N       only shard I of N (from 0): a contiguous slice of the rows, so N runs together cover every row
                     once and their outputs concatenated in order are the whole output
@@ -72,12 +73,7 @@ export async function runRender(argv: string[], io: CliIo): Promise<number> {
   const spec = await resolveProjectSpec(config)
   let spooled: SpooledInput | null = null
   try {
-    if (flags.dataset === '-') {
-      if (!io.stdin) throw new UsageError('--dataset -: this command has no standard input')
-      spooled = await spoolStdin(io.stdin, spec.dataset)
-      spec.dataset = spooled.path
-    } else if (flags.dataset) spec.dataset = resolve(flags.dataset)
-    if (flags['media-folder']) spec.mediaFolder = resolve(flags['media-folder'])
+    spooled = await applyDatasetFlags(spec, flags, io.stdin)
     return await render(spec, flags, { media, only, shard }, io)
   } finally {
     await spooled?.dispose()

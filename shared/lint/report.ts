@@ -58,7 +58,8 @@ export interface LintModelInfo {
 
 export interface LintReport {
   version: typeof LINT_REPORT_VERSION
-  project: { name: string; config?: string; dataset: string; split: string; variant: string }
+  /** `shard`: the run linted only shard `index` of `count`, rows [start, end) (`lint --shard I/N`). */
+  project: { name: string; config?: string; dataset: string; split: string; variant: string; shard?: { index: number; count: number; start: number; end: number } }
   models: LintModelInfo[]
   /** Rows rendered; rejected rows stay rendered but are left out of counts (`rejected`). */
   rows: number

@@ -18,6 +18,11 @@ import { MediaChecker } from './media-check'
 export interface LintSource {
   project: LintReport['project']
   total: number
+  /**
+   * Only rows [start, end) (`lint --shard I/N`): the other rows are not read, and the whole-set checks (duplicates,
+   * label balance, examples in the test set) see this slice only.
+   */
+  range?: { start: number; end: number }
   /** Rows as they render: curation edits applied. */
   readRows(start: number, count: number): Promise<RowRecord[]>
   prepare(rows: Row[]): Promise<Prepared | EngineError>
@@ -25,6 +30,8 @@ export interface LintSource {
   wholeSplit: boolean
   models: ModelContext[]
   roots: string[]
+  /** The project's media folder (relative media paths resolve against it), when one is set. */
+  mediaBase?: string | null
   inputColumns: string[] | null
   outputColumn: string | null
   status(index: number): CurationStatus
@@ -63,6 +70,9 @@ export class LintRun {
   private editKeys = new Map<number, string>()
   private columnsSeen = new Set<string>()
   private media: MediaChecker
+  /** The first row linted (a shard's start; 0 otherwise). */
+  readonly first: number
+  /** Rows below `done` (from `first`) have been linted. */
   done = 0
   cancelled = false
   elapsedMs = 0
@@ -75,14 +85,21 @@ export class LintRun {
     this.exact = src.models.map((m) => m.counter.exact)
     this.retrieved = src.models.map(() => new Int16Array(src.total).fill(-1))
     this.kept = src.models.map(() => new Int16Array(src.total).fill(-1))
-    this.media = new MediaChecker(src.roots)
+    this.media = new MediaChecker(src.roots, src.mediaBase ?? null)
+    this.first = src.range?.start ?? 0
+    this.done = this.first
+  }
+
+  /** Whether row i is in this run's rows (a shard's slice, or all). */
+  private inRange(i: number): boolean {
+    return i >= this.first && i < this.done
   }
 
   /** Renders every row; stops early (cancelled) when the signal fires. */
   async run(signal?: AbortSignal, onProgress?: (done: number, total: number) => void): Promise<this> {
     const t0 = performance.now()
-    const total = this.src.total
-    for (let start = 0; start < total; start += BATCH) {
+    const total = this.src.range?.end ?? this.src.total
+    for (let start = this.first; start < total; start += BATCH) {
       if (signal?.aborted) {
         this.cancelled = true
         break
@@ -95,7 +112,7 @@ export class LintRun {
         if (key) this.editKeys.set(recs[k].index, key)
       }
       this.done = Math.min(start + BATCH, total)
-      onProgress?.(this.done, total)
+      onProgress?.(this.done - this.first, total - this.first)
       // Let other calls (the row list, the matrix) through between batches.
       await new Promise((r) => setImmediate(r))
     }
@@ -119,7 +136,7 @@ export class LintRun {
     const rows = new Set([...editedRows(), ...this.editKeys.keys()])
     let n = 0
     for (const i of rows) {
-      if (i >= this.done) continue
+      if (!this.inRange(i)) continue
       const key = editKey(i)
       if ((this.editKeys.get(i) ?? '') === key) continue
       const rec = await readRow(i)
@@ -207,7 +224,7 @@ export class LintRun {
 
   /** The report, rejected rows left out of every count. */
   report(): LintReport {
-    const live = (i: number) => this.src.status(i) !== 'rejected'
+    const live = (i: number) => this.inRange(i) && this.src.status(i) !== 'rejected'
     const groups = new Map<string, { g: LintGroup; rank: number }>()
     type Entry = { g: LintGroup; rank: number }
     const put = (kind: string, model: string | null, severity: LintSeverity, ex: () => LintExample, detail?: Record<string, unknown>, entry?: Entry) => {
@@ -230,7 +247,7 @@ export class LintRun {
     // Findings are interned: one group lookup per distinct finding, not per row.
     const entryOf = new Map<Finding, Entry>()
     let rejected = 0
-    for (let i = 0; i < this.done; i++) {
+    for (let i = this.first; i < this.done; i++) {
       if (!live(i)) {
         rejected++
         continue
@@ -258,7 +275,7 @@ export class LintRun {
         tokens: m.counter.exact ? 'exact' : 'estimate',
         tokenizer: m.counter.source
       })),
-      rows: this.done,
+      rows: this.done - this.first,
       rejected,
       cancelled: this.cancelled,
       summary,
@@ -325,7 +342,7 @@ export class LintRun {
   rowsOf(key: string): number[] {
     const k = parseLintKey(key)
     if (!k) return []
-    const live = (i: number) => this.src.status(i) !== 'rejected'
+    const live = (i: number) => this.inRange(i) && this.src.status(i) !== 'rejected'
     const rows: number[] = []
     if (k.type === 'bin') {
       const j = this.src.models.findIndex((m) => m.profile.id === k.model)

@@ -21,7 +21,11 @@ const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`
 export class MediaChecker {
   private files = new Map<string, Promise<Omit<MediaFinding, 'field'> | null>>()
 
-  constructor(private roots: string[]) {}
+  /** `mediaBase`: the project's media folder, which relative paths resolve against instead of the row's file's folder. */
+  constructor(
+    private roots: string[],
+    private mediaBase: string | null = null
+  ) {}
 
   async check(refs: FoundRef[], rowFile: string): Promise<MediaFinding[]> {
     const out: MediaFinding[] = []
@@ -35,7 +39,7 @@ export class MediaChecker {
   private one(r: FoundRef, rowFile: string): Promise<Omit<MediaFinding, 'field'> | null> | Omit<MediaFinding, 'field'> | null {
     if (r.refKind === 'http') return { kind: 'media-refused', message: `remote URL ${r.value.slice(0, 80)}: not fetched (offline), the model's harness must reach it` }
     if (r.refKind === 'data-url' || r.refKind === 'base64') return inlineFinding(r)
-    const p = r.refKind === 'relative' && !isAbsolute(r.value) ? resolve(dirname(rowFile), r.value) : r.value
+    const p = r.refKind === 'relative' && !isAbsolute(r.value) ? resolve(this.mediaBase ?? dirname(rowFile), r.value) : r.value
     let hit = this.files.get(p)
     if (!hit) {
       hit = this.file(p, r)

@@ -38,7 +38,7 @@ import { storeCandidates } from '../store/store-location'
 import { checkRecipe, saveRecipe } from './prompt-builder'
 import type { Recipe } from '../../../shared/builder'
 import { CurationState } from './curation'
-import { exportLines, writeExport, type ExportOptions } from './export'
+import { exportLines, shardRange, writeExport, type ExportOptions, type Shard } from './export'
 import { checkMediaEncoding, MediaEncoder } from '../export/media-encoder'
 import { MediaDir } from '../export/media-dir'
 import { sourceFormat, writeDatasetExport, type DatasetExportFormat, type DatasetExportResult, type DatasetExportRow } from '../export/dataset-export'
@@ -850,7 +850,7 @@ export class Workspace {
   }
 
   /** What `promptloom lint` and the Lint panel read: the same rows, preparation and models as Export. */
-  async lintSource(q: { variantId?: string; modelIds?: string[] }): Promise<LintSource> {
+  async lintSource(q: { variantId?: string; modelIds?: string[]; shard?: Shard }): Promise<LintSource> {
     const p = this.need()
     await p.ready
     const v = this.variant(p, q.variantId ?? p.variants[0].id)
@@ -859,14 +859,25 @@ export class Workspace {
     const dataset = withEdits(p.dataset, this.curation)
     const named = v.reader_cfg.input_columns
     const out = v.reader_cfg.output_column
+    const total = this.splitSize(p, p.testSplit)
+    const range = q.shard ? shardRange(total, q.shard) : undefined
     return {
-      project: { name: p.spec.name, ...(p.spec.configFile ? { config: p.spec.configFile } : {}), dataset: p.dataset.path, split: p.testSplit, variant: v.id },
-      total: this.splitSize(p, p.testSplit),
+      project: {
+        name: p.spec.name,
+        ...(p.spec.configFile ? { config: p.spec.configFile } : {}),
+        dataset: p.dataset.path,
+        split: p.testSplit,
+        variant: v.id,
+        ...(q.shard && range ? { shard: { ...q.shard, ...range } } : {})
+      },
+      total,
+      ...(range ? { range } : {}),
       readRows: (start, count) => dataset.readRows(p.testSplit, start, count),
       prepare: (rows) => this.prepare(p, v, needsWholeSplit(v) ? 'all' : rows),
       wholeSplit: needsWholeSplit(v),
       models,
       roots: this.roots(),
+      mediaBase: p.mediaBase,
       inputColumns: Array.isArray(named) && named.every((c) => typeof c === 'string') ? (named as string[]) : typeof named === 'string' ? [named] : null,
       outputColumn: typeof out === 'string' ? out : null,
       status: (i) => this.curation.get(i),
