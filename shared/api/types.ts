@@ -220,6 +220,34 @@ export interface RenderItem {
   models: ModelRender[]
 }
 
+/** The conversation template's reference answer: the row's final assistant turn, shown beside the row, never sent. */
+export interface ReferenceAnswer {
+  role: string
+  /** Its text parts joined. */
+  text: string
+  /** As the data gives it (a string, or content parts). */
+  content: unknown
+  /** Its place in the conversation, from 1. */
+  turn: number
+}
+
+/** One part of a conversation turn as the app shows it: text, or a media item (resolved like the row's media). */
+export type ConversationPartView = { kind: 'text'; text: string } | { kind: 'media'; media: MediaRef }
+
+export interface ConversationTurnView {
+  role: string
+  parts: ConversationPartView[]
+}
+
+/** A conversation-shaped row (OpenAI messages, LLaVA conversations) as sent: its turns in order and its reference. */
+export interface ConversationView {
+  /** 'openai' (messages) or 'sharegpt' (LLaVA/ShareGPT conversations). */
+  style: string
+  turns: ConversationTurnView[]
+  /** The final assistant turn: the reference answer, not sent. */
+  reference: ConversationTurnView | null
+}
+
 export interface RowRender {
   index: number
   split: string
@@ -239,6 +267,8 @@ export interface RowRender {
    */
   items?: RenderItem[]
   itemKind?: 'label' | 'turn'
+  /** The conversation template: the row's turns with their media, and the reference answer. */
+  conversation?: ConversationView
 }
 
 /**

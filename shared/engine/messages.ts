@@ -1,7 +1,7 @@
 // What reaches an API: a parsed prompt as OpenCompass's OpenAI wrapper and HF-chat wrappers send it, and as
 // AISBench's VLLMCustomAPIChat sends it. Upstream errors come back as { error } in place of the list.
 import { PyRaise } from './errors'
-import { pyRepr } from '../python/json'
+import { pyRepr, pyTypeName } from '../python/json'
 import { toSegments } from './spanned'
 import type { Parsed } from './parser'
 import type { ModelInput } from './types'
@@ -78,10 +78,23 @@ export function chatMessages(input: unknown): unknown {
     const role = OC_ROLES[r]
     if (!role) throw new PyRaise('KeyError', pyRepr(r), 'messages')
     const last = out[out.length - 1]
-    if (last && last.role === role) last.content = String(last.content) + '\n' + String(prompt)
+    if (last && last.role === role) last.content = pyIAdd(last.content, pyConcatStr('\n', prompt))
     else out.push({ role, content: prompt })
   }
   return out
+}
+
+/** Python `'\n' + x`: only a str may follow a str. */
+function pyConcatStr(left: string, right: unknown): string {
+  if (typeof right !== 'string') throw new PyRaise('TypeError', `can only concatenate str (not "${pyTypeName(right)}") to str`, 'messages')
+  return left + right
+}
+
+/** Python `a += s` for a str `s`: a str concatenates; a list (multimodal content) is extended by s's characters. */
+function pyIAdd(a: unknown, s: string): unknown {
+  if (typeof a === 'string') return a + s
+  if (Array.isArray(a)) return [...a, ...s]
+  throw new PyRaise('TypeError', `unsupported operand type(s) for +=: '${pyTypeName(a)}' and 'str'`, 'messages')
 }
 
 const AIS_ROLES: Record<string, string> = { HUMAN: 'user', BOT: 'assistant', SYSTEM: 'system', TOOL: 'tool' }

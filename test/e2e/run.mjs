@@ -13,6 +13,7 @@ import { runExportSpecs } from './export.spec.mjs'
 import { runBuilderSpecs } from './builder.spec.mjs'
 import { runLintSpecs } from './lint.spec.mjs'
 import { runMultimodalSpecs } from './multimodal.spec.mjs'
+import { runConversationSpecs } from './conversation.spec.mjs'
 import { runTrustSpecs } from './trust.spec.mjs'
 import { enterSandbox } from '../support/sandbox.mjs'
 
@@ -226,6 +227,7 @@ await runBuilderSpecs(t)
 }
 
 await runMultimodalSpecs(t)
+await runConversationSpecs(t)
 await runTrustSpecs(t)
 if (process.env.PL_E2E_SKIP_1M) t.skip('1M rows', 'PL_E2E_SKIP_1M is set')
 else await runMillionRowSpecs(t, shots)

@@ -88,12 +88,14 @@ export async function* exportLines(a: {
     const prepared = await a.prepare(keep.map((r) => r.value))
     for (let k = 0; k < keep.length; k++) {
       const rec = keep[k]
-      const base = { index: rec.index, split: a.split, variant: a.variant.id, status: a.status(rec.index), ...(typeof out === 'string' && out in rec.value ? { gold: toPlainJson(rec.value[out]) } : {}) }
+      const base0 = { index: rec.index, split: a.split, variant: a.variant.id, status: a.status(rec.index), ...(typeof out === 'string' && out in rec.value ? { gold: toPlainJson(rec.value[out]) } : {}) }
       if (isEngineError(prepared)) {
-        for (const m of a.models) yield { ...base, model: m.profile.id, format: 'string', prompt: null, problems: [{ code: prepared.code, message: stripAnsi(prepared.message), severity: 'error' }] }
+        for (const m of a.models) yield { ...base0, model: m.profile.id, format: 'string', prompt: null, problems: [{ code: prepared.code, message: stripAnsi(prepared.message), severity: 'error' }] }
         continue
       }
       const r = renderPreparedRow(prepared, a.wholeSplit ? rec.index : k, rec.index, a.models, a.options.spans === true)
+      // The conversation template's gold is the row's final assistant turn (its reference answer, not sent).
+      const base = r.reference ? { ...base0, gold: toPlainJson(r.reference.content) } : base0
       const reqs = requests(r)
       if (a.options.format === 'prompt-list') {
         for (const it of reqs) yield { ...base, model: '(dataset)', ...it.tag, format: 'prompt-list', prompt: it.prompt ? promptJson(it.prompt) : null, problems: r.problems.map(brief), ...(a.options.spans ? { spans: it.promptList } : {}) }

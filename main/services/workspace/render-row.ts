@@ -2,7 +2,7 @@
 // from), then each chosen model's own input — an OpenCompass meta template applied to that PromptList, or the
 // messages OpenCompass would send through a chat template / FastChat / LazyLLM / an API — with token counts and
 // every warning and signal.
-import type { ModelRender, Problem, PromptBlock, RenderItem, Segment } from '../../../shared/api/types'
+import type { ModelRender, Problem, PromptBlock, ReferenceAnswer, RenderItem, Segment } from '../../../shared/api/types'
 import {
   applyMetaTemplate,
   buildPromptList,
@@ -34,6 +34,9 @@ import { harnessFor, harnessSeqLimit, renderForModel, wrapChatHistory, wrapChatP
 import type { ChatMessage } from '../../../shared/models/renderers'
 import type { TokenCounter } from '../models/tokenizer'
 import { metaSeqLimit, withExamples } from './seq-limit'
+import { conversationOf } from './variants'
+import { partMedia } from '../../../shared/conversation'
+import { renderConversationRow } from './render-conversation'
 
 export interface ModelContext {
   profile: ModelProfile
@@ -58,10 +61,25 @@ export function promptBlocks(prompt: Prompt): PromptBlock[] {
       const d = it.d
       if (typeof d.section === 'string') return { section: `${d.section} ${String(d.pos)}`, segments: [] }
       const role = typeof d.role === 'string' ? d.role : undefined
+      // A chat message whose content is parts (text and media): the text as it is, each medium named, never its data.
+      if (!it.p && it.pk === 'content' && Array.isArray(d.content)) return { role, segments: partSegments(d.content, role) }
       const segs: Segment[] = it.p ? toSegments(it.p) : [{ text: typeof d.prompt === 'string' ? d.prompt : JSON.stringify(d.prompt ?? null), source: { kind: 'template' } }]
       return { role, segments: segs }
     }
     return { segments: [{ text: JSON.stringify(it.v), source: { kind: 'template' } }] }
+  })
+}
+
+/** Content parts for display: text parts as text, each media part as a short label (kind and reference, no base64). */
+function partSegments(parts: unknown[], role: string | undefined): Segment[] {
+  return parts.map((p): Segment => {
+    const o = (p && typeof p === 'object' ? p : {}) as Record<string, unknown>
+    if (o.type === 'text' && typeof o.text === 'string') return { text: o.text, source: { kind: 'field', field: role ?? 'content' } }
+    const m = partMedia(p)
+    if (!m) return { text: `⟨${typeof o.type === 'string' ? o.type : 'part'}⟩`, source: { kind: 'media' } }
+    const inline = m.ref.startsWith('data:') || m.ref.length > 256
+    const label = inline ? `inline ${m.kind}, ${m.ref.length.toLocaleString()} chars` : `${m.kind}: ${m.ref}`
+    return { text: `⟨${label}⟩`, source: { kind: 'media' } }
   })
 }
 
@@ -100,7 +118,7 @@ function renderMeta(prompt: Prompt, m: ModelContext, family: Prepared['family'],
   // the conversion maps item for item, so each message keeps its spans.
   let sent: unknown
   try {
-    sent = openAiMessages(json)
+    sent = sentMessages(applied.parsed.kind, json)
   } catch (e) {
     return { ...base, kind: 'text', text: '', problems: [...problems, { code: 'conversion-error', message: String((e as Error).message ?? e), severity: 'error' }] }
   }
@@ -112,6 +130,16 @@ function renderMeta(prompt: Prompt, m: ModelContext, family: Prepared['family'],
   })
   const tokens = tokensOf(m.counter, JSON.stringify(sent))
   return { ...base, kind: 'messages', messages, tokens, problems: withLength(problems, tokens.count, p.context_length) }
+}
+
+/**
+ * The messages an OpenAI-style API receives for a parsed prompt. A prompt that is only multimodal parts (AISBench
+ * prompt_mm with no meta template: the parser returns the parts themselves) is one user message whose content is
+ * those parts, as AISBench's service models send it; reading the parts as messages was the "KeyError: 'role'".
+ */
+export function sentMessages(kind: string, json: unknown): unknown {
+  if (kind === 'parts') return [{ role: 'user', content: json }]
+  return openAiMessages(json)
 }
 
 function withLength(problems: Problem[], count: number, ctx: number): Problem[] {
@@ -142,7 +170,7 @@ function renderConversation(prompt: Prompt, m: ModelContext, family: Prepared['f
   const json = parsedJson(applied.parsed)
   let messages: ChatMessage[]
   try {
-    const conv = p.format === 'openai-messages' ? openAiMessages(json) : chatMessages(json)
+    const conv = p.format === 'openai-messages' ? sentMessages(applied.parsed.kind, json) : chatMessages(json)
     messages = conv as ChatMessage[]
   } catch (e) {
     return { ...base, kind: 'text', text: '', problems: [...problems, { code: 'conversion-error', message: String((e as Error).message ?? e), severity: 'error' }] }
@@ -151,7 +179,7 @@ function renderConversation(prompt: Prompt, m: ModelContext, family: Prepared['f
 }
 
 /** A conversation through the profile's own format (FastChat, LazyLLM, an API, …), with its signals. */
-function renderMessages(messages: ChatMessage[], m: ModelContext, problems: Problem[]): ModelRender {
+export function renderMessages(messages: ChatMessage[], m: ModelContext, problems: Problem[]): ModelRender {
   const p = m.profile
   const base = { modelId: p.id, modelName: p.name, contextLength: p.context_length, specialTokens: specialTokenList(p) }
   const r = renderForModel(p, { messages }, { addGenerationPrompt: true, countTokens: (t) => m.counter.count(t) })
@@ -181,7 +209,7 @@ function renderHarness(prompt: Prompt, m: ModelContext, h: HarnessSpec, row: num
   return harnessRender(wrapChatPrompt(prompt, m.profile, h, { mode, row, countTokens: (t) => m.counter.count(t) }), m)
 }
 
-function harnessRender(r: WrapResult, m: ModelContext): ModelRender {
+export function harnessRender(r: WrapResult, m: ModelContext): ModelRender {
   const p = m.profile
   const base = { modelId: p.id, modelName: p.name, contextLength: p.context_length, specialTokens: specialTokenList(p) }
   const t = r.trace
@@ -206,7 +234,7 @@ function harnessRender(r: WrapResult, m: ModelContext): ModelRender {
   return { ...base, kind: 'text', text, segments: [{ text, source: { kind: 'chat-template' } }], tokens, harness: t, problems: dedupe(withLength(problems, tokens.count, p.context_length)) }
 }
 
-function dedupe(ps: Problem[]): Problem[] {
+export function dedupe(ps: Problem[]): Problem[] {
   const seen = new Set<string>()
   return ps.filter((p) => {
     const k = `${p.code}\0${p.message}`
@@ -226,6 +254,8 @@ export interface RenderedForModels {
   prompt: Prompt | null
   models: ModelRender[]
   problems: Problem[]
+  /** The conversation template: the row's final assistant turn, its reference answer (not sent to the models). */
+  reference?: ReferenceAnswer | null
   /** Several requests per row (PPL labels, multi-turn turns); the fields above are the first one's. */
   items?: RenderedItem[]
   itemKind?: 'label' | 'turn'
@@ -253,6 +283,8 @@ function renderModels(prompt: Prompt, prepared: Prepared, rowIndex: number, mode
  * the PromptList blocks. The text is the same either way.
  */
 export function renderPreparedRow(prepared: Prepared, testIndex: number, rowIndex: number, models: ModelContext[], spans = true): RenderedForModels {
+  const conv = conversationOf(prepared.input)
+  if (conv) return renderConversationRow(prepared, conv, testIndex, rowIndex, models, spans)
   if (isChatInferencer(prepared)) return renderChatRow(prepared, testIndex, rowIndex, models, spans)
   const built = buildPromptList(prepared, testIndex)
   const problems = built.warnings.map((w) => engineProblem(w, 'warning'))

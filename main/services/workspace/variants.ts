@@ -3,6 +3,7 @@
 import type { DatasetConfig } from '../../../shared/config/import'
 import type { Family } from '../../../shared/engine'
 import type { ColumnInfo } from '../datasets/types'
+import { conversationColumn, type ConversationColumn } from '../../../shared/conversation'
 
 export interface Variant {
   id: string
@@ -38,8 +39,14 @@ export function variantsFromConfig(datasets: DatasetConfig[], configText: string
   })
 }
 
-/** With no config: show every scalar column in a plain string template, the answer column masked. */
+/**
+ * With no config: a dataset whose rows carry a chat (OpenAI `messages`, LLaVA/ShareGPT `conversations`) is sent as
+ * the conversation it is (shared/conversation); any other shows every scalar column in a plain string template,
+ * the answer column masked.
+ */
 export function defaultVariant(columns: ColumnInfo[]): Variant {
+  const conv = conversationColumn(columns)
+  if (conv) return conversationVariant(conv)
   // Media columns (base64 images, HF Image structs, file paths) are shown as media, never put into the text.
   const names = columns.filter((c) => !c.name.includes('.') && c.type !== 'object' && c.type !== 'array' && !c.media).map((c) => c.name)
   const output = ANSWER_COLUMNS.find((a) => names.includes(a)) ?? null
@@ -57,6 +64,33 @@ export function defaultVariant(columns: ColumnInfo[]): Variant {
       inferencer: { type: 'GenInferencer' }
     }
   }
+}
+
+/**
+ * The "conversation" template: each row's turns in order, media parts where the data puts them, the final assistant
+ * turn kept as the reference answer (not sent). Not an OpenCompass template: infer_cfg.conversation marks it, and
+ * render-row.ts sends the turns to each model as a chat (as OpenCompass's ChatInferencer hands a chat to a model).
+ */
+export function conversationVariant(conv: ConversationColumn): Variant {
+  const what = conv.style === 'openai' ? 'OpenAI messages' : 'LLaVA/ShareGPT conversations'
+  return {
+    id: 'conversation',
+    label: `conversation (${what} in \`${conv.column}\`; the last assistant turn is the reference answer)`,
+    kind: 'conversation',
+    family: 'opencompass',
+    reader_cfg: { input_columns: [conv.column], output_column: null },
+    infer_cfg: {
+      conversation: { column: conv.column, style: conv.style },
+      retriever: { type: 'ZeroRetriever' },
+      inferencer: { type: 'GenInferencer' }
+    }
+  }
+}
+
+/** The conversation a variant sends, when it is the conversation template. */
+export function conversationOf(v: { infer_cfg: Record<string, any> }): ConversationColumn | null {
+  const c = v.infer_cfg?.conversation
+  return c && typeof c.column === 'string' && (c.style === 'openai' || c.style === 'sharegpt') ? { column: c.column, style: c.style } : null
 }
 
 /** Retrievers whose choice for a row depends on the other test rows. */

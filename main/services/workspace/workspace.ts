@@ -55,7 +55,8 @@ import { LintRun, type LintSource } from '../lint/lint-run'
 import { LintSession } from '../lint/lint-session'
 import type { LintReport } from '../../../shared/lint/report'
 import { ProjectTemplates, overridesFile } from './template-overrides'
-import { defaultVariant, variantsFromConfig, type Variant } from './variants'
+import { conversationOf, defaultVariant, variantsFromConfig, type Variant } from './variants'
+import { conversationView } from './render-conversation'
 import { inferencerNote, needsWholeSplit, variantMode } from './infer-mode'
 import { applyLoader } from '../loaders/apply-loader'
 import { looksLikeMmCustom, mmCustomConfig } from '../loaders/detect'
@@ -646,10 +647,11 @@ export class Workspace {
     const all = needsWholeSplit(v)
     const prepared = await this.prepare(p, v, all ? 'all' : [rec.value])
     const cur = this.curation.record(q.index)
-    const media = await resolveRowMedia(findMediaRefs(await this.withReferencedImage(p, rec.value)), p.mediaBase ? join(p.mediaBase, '_') : rec.at.file, this.roots(), {
-      file: (abs) => this.host.mediaUrl(abs),
-      inline: this.host.inlineMediaUrl ? (id) => this.host.inlineMediaUrl!(id) : undefined
-    })
+    const urls = { file: (abs: string) => this.host.mediaUrl(abs), inline: this.host.inlineMediaUrl ? (id: string) => this.host.inlineMediaUrl!(id) : undefined }
+    const mediaFile = p.mediaBase ? join(p.mediaBase, '_') : rec.at.file
+    const media = await resolveRowMedia(findMediaRefs(await this.withReferencedImage(p, rec.value)), mediaFile, this.roots(), urls)
+    const conv = conversationOf(v)
+    const conversation = conv ? await conversationView(rec.value, conv, (refs) => resolveRowMedia(refs, mediaFile, this.roots(), urls)) : undefined
     const base = { index: q.index, split: p.testSplit, variantId: v.id, fields: toPlainJson(rec.value) as Record<string, unknown>, media, status: this.curation.get(q.index), ...(cur ? { curation: toPlainJson(cur) as RowCuration } : {}) }
     if (isEngineError(prepared)) {
       return { ...base, promptList: [], models: [], problems: [engineProblem(prepared, 'error')] }
@@ -657,7 +659,7 @@ export class Workspace {
     const r = renderPreparedRow(prepared, all ? q.index : 0, q.index, models)
     const mediaProblems: Problem[] = media.filter((m) => m.error).map((m) => ({ code: 'media', message: `${m.field}: ${m.error}`, severity: 'warning', at: { field: m.field } }))
     mediaProblems.push(...staleDerived(rec.value, cur))
-    return { ...base, promptList: r.promptList, models: r.models, problems: [...r.problems, ...mediaProblems], ...(r.items ? { items: apiItems(r.items), itemKind: r.itemKind } : {}) }
+    return { ...base, promptList: r.promptList, models: r.models, problems: [...r.problems, ...mediaProblems], ...(r.items ? { items: apiItems(r.items), itemKind: r.itemKind } : {}), ...(conversation ? { conversation } : {}) }
   }
 
   /**

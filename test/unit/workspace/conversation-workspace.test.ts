@@ -1,0 +1,171 @@
+// Conversation-shaped datasets opened with no config (#9): the workspace the app and the CLI share gives them the
+// "conversation" template, and every model kind receives the turns — an OpenAI-style API the content parts, a
+// chat-template model and an OpenCompass meta-template model the turns' text with a signal for the media they
+// cannot take. The final assistant turn is the reference answer, never sent.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import sharp from 'sharp'
+import type { Host } from '../../../main/api/host'
+import { Workspace } from '../../../main/services/workspace/workspace'
+import { demoProjectDir } from '../../../main/services/app-paths'
+
+const host: Host = {
+  mode: 'browser',
+  mediaUrl: (p) => `/media?path=${encodeURIComponent(p)}`,
+  inlineMediaUrl: (id) => `/media?inline=${id}`,
+  pickSavePath: async () => null,
+  offerDownload: (p) => `/download/${encodeURIComponent(p)}`,
+  emit: () => undefined
+}
+
+const dirs: string[] = []
+const spaces: Workspace[] = []
+afterEach(() => {
+  for (const w of spaces.splice(0)) w.close()
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
+})
+function dir(): string {
+  const d = mkdtempSync(join(tmpdir(), 'plconv'))
+  dirs.push(d)
+  return d
+}
+function workspace(): Workspace {
+  const w = new Workspace(host, { curation: 'memory' })
+  spaces.push(w)
+  return w
+}
+const png = (colour: string): Promise<Buffer> => sharp({ create: { width: 8, height: 6, channels: 3, background: colour } }).png().toBuffer()
+
+async function openAiFile(d: string): Promise<string> {
+  const b64 = (await png('#0a0')).toString('base64')
+  const rows = [
+    {
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: [{ type: 'text', text: 'What colour is this?' }, { type: 'image_url', image_url: { url: `data:image/png;base64,${b64}` } }] },
+        { role: 'assistant', content: 'Green.' }
+      ]
+    },
+    { messages: [{ role: 'user', content: 'Hi' }, { role: 'assistant', content: 'Hello' }, { role: 'user', content: 'Bye?' }] }
+  ]
+  const f = join(d, 'chat.jsonl')
+  writeFileSync(f, rows.map((r) => JSON.stringify(r)).join('\n') + '\n')
+  return f
+}
+
+const errors = (r: { problems: { severity: string }[] }) => r.problems.filter((p) => p.severity === 'error')
+
+describe('conversation datasets in the workspace', () => {
+  it('gives an OpenAI messages JSONL the conversation template', async () => {
+    const d = dir()
+    const p = await workspace().open(await openAiFile(d))
+    expect(p.variants.map((v) => v.id)).toEqual(['conversation'])
+    expect(p.variants[0].label).toContain('reference answer')
+  })
+
+  it('sends an OpenAI-style API the turns with their content parts, the last assistant turn kept as the reference', async () => {
+    const d = dir()
+    const ws = workspace()
+    await ws.open(await openAiFile(d))
+    await ws.addModel('openai-messages')
+    const r = await ws.renderRow({ index: 0, variantId: 'conversation', modelIds: ['openai-messages'] })
+    const m = r.models[0]
+    expect(m.messages?.map((x) => x.role)).toEqual(['system', 'user'])
+    expect((m.messages?.[1].content as { type: string }[]).map((x) => x.type)).toEqual(['text', 'image_url'])
+    expect(errors(m)).toEqual([])
+    expect(r.conversation?.reference?.parts).toEqual([{ kind: 'text', text: 'Green.' }])
+  })
+
+  it('does not count the picture as prompt text', async () => {
+    const d = dir()
+    const ws = workspace()
+    await ws.open(await openAiFile(d))
+    await ws.addModel('openai-messages')
+    const r = await ws.renderRow({ index: 0, variantId: 'conversation', modelIds: ['openai-messages'] })
+    // "Be brief." + "What colour is this?" is 29 characters: about 8 tokens, not the base64's hundreds.
+    expect(r.models[0].tokens!.count).toBeLessThan(12)
+  })
+
+  it('shows the conversation with its picture as media, never as base64', async () => {
+    const d = dir()
+    const ws = workspace()
+    await ws.open(await openAiFile(d))
+    const r = await ws.renderRow({ index: 0, variantId: 'conversation', modelIds: [] })
+    const media = r.conversation!.turns[1].parts[1]
+    expect(media).toMatchObject({ kind: 'media', media: { kind: 'image', url: expect.stringMatching(/^\/media\?inline=/) } })
+    expect(JSON.stringify(r.conversation)).not.toContain('iVBORw0KGgo')
+  })
+
+  it('gives a chat-template model the turns as text, with a signal for the picture it cannot take', async () => {
+    const d = dir()
+    const ws = workspace()
+    await ws.open(await openAiFile(d))
+    await ws.addModel('qwen2.5-instruct')
+    const r = await ws.renderRow({ index: 0, variantId: 'conversation', modelIds: ['qwen2.5-instruct'] })
+    const m = r.models[0]
+    expect(errors(m)).toEqual([])
+    expect(m.text).toContain('What colour is this?<|im_end|>\n<|im_start|>assistant\n')
+    expect(m.text).not.toContain('Green.')
+    expect(m.problems.find((x) => x.code === 'modality-dropped')?.message).toContain('1 image in turn 2')
+  })
+
+  it('gives an OpenCompass meta-template model the turns through a PromptList', async () => {
+    const d = dir()
+    const ws = workspace()
+    await ws.open(await openAiFile(d))
+    await ws.addModel(join(demoProjectDir(), 'models/chatml.json'))
+    const r = await ws.renderRow({ index: 1, variantId: 'conversation', modelIds: ['demo-chatml'] })
+    expect(r.models[0].text).toBe('<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\nHello<|im_end|>\n<|im_start|>user\nBye?<|im_end|>\n<|im_start|>assistant\n')
+    expect(r.conversation?.reference).toBeNull()
+  })
+
+  it('resolves LLaVA pictures in the media folder and puts each where its <image> stands', async () => {
+    const d = dir()
+    mkdirSync(join(d, 'images'))
+    writeFileSync(join(d, 'images', 'red.png'), await png('#d33'))
+    writeFileSync(
+      join(d, 'llava.json'),
+      JSON.stringify([{ id: 'a', image: 'red.png', conversations: [{ from: 'human', value: 'Look: <image>\nColour?' }, { from: 'gpt', value: 'Red.' }] }])
+    )
+    const ws = workspace()
+    await ws.open(join(d, 'llava.json'), { mediaFolder: join(d, 'images') })
+    await ws.addModel('openai-messages')
+    const r = await ws.renderRow({ index: 0, variantId: 'conversation', modelIds: ['openai-messages'] })
+    expect(r.models[0].messages?.[0].content).toEqual([
+      { type: 'text', text: 'Look: ' },
+      { type: 'image_url', image_url: { url: 'red.png' } },
+      { type: 'text', text: '\nColour?' }
+    ])
+    expect(r.conversation!.turns[0].parts[1]).toEqual({
+      kind: 'media',
+      media: { field: 'conversations[0].content[1]', kind: 'image', raw: 'red.png', url: `/media?path=${encodeURIComponent(join(d, 'images', 'red.png'))}` }
+    })
+    expect(r.conversation!.reference?.parts).toEqual([{ kind: 'text', text: 'Red.' }])
+  })
+})
+
+describe('the built-in openai-messages profile', () => {
+  it('receives an AISBench prompt_mm prompt with no meta template as one user message of parts (was KeyError: role)', async () => {
+    const ws = workspace()
+    await ws.open(join(demoProjectDir(), 'configs/demo_mm_prompt.py'))
+    await ws.addModel('openai-messages')
+    const r = await ws.renderRow({ index: 0, variantId: 'demo-mm-prompt', modelIds: ['openai-messages'] })
+    const m = r.models[0]
+    expect(errors(m)).toEqual([])
+    expect(m.messages?.map((x) => x.role)).toEqual(['user'])
+    expect((m.messages?.[0].content as { type: string }[]).map((x) => x.type)).toEqual(['image_url', 'text'])
+  })
+
+  it('renders every variant of the demo without an error', async () => {
+    const ws = workspace()
+    const p = await ws.open(demoProjectDir())
+    await ws.addModel('openai-messages')
+    for (const v of p.variants) {
+      const r = await ws.renderRow({ index: 0, variantId: v.id, modelIds: ['openai-messages'] })
+      const models = [...r.models, ...(r.items ?? []).flatMap((it) => it.models)]
+      expect(models.flatMap((m) => errors(m)), v.id).toEqual([])
+    }
+  })
+})
