@@ -29,6 +29,8 @@ export default tseslint.config(
       'no-empty': ['error', { allowEmptyCatch: true }]
     }
   },
+  // The prompt formats are typed end to end (the Jinja syntax tree included): no `any` may creep back in.
+  { files: ['shared/formats/**'], rules: { '@typescript-eslint/no-explicit-any': 'error' } },
   { files: ['main/**', 'test/**', '*.config.*', '*.mjs'], languageOptions: { globals: { ...globals.node } } },
   { files: ['renderer/**'], languageOptions: { globals: { ...globals.browser } } },
   // Playwright specs pass functions that run in the page.

@@ -8,7 +8,7 @@ import { MAX_RANGE, budget, checkList, checkString, enterCall, leaveCall, overSt
 import { FILTERS, TESTS, mapFilter, type Kwargs } from './filters'
 import { tokenizeWithSpans, type Token } from './lexer'
 import { callMethod, getAttr, getItem, slice } from './methods'
-import { parseTokens } from './parser'
+import { parseTokens, type BinaryExpression, type CallExpression, type CallStatement, type Expression as ExprNode, type For, type Macro, type MemberExpression, type Node, type SetStatement, type Statement as StmtNode } from './parser'
 import { TemplateSyntaxError, locate, type Span } from './positions'
 import {
   JinjaError,
@@ -56,7 +56,7 @@ const CONTINUE = 2
 export { TemplateSyntaxError }
 
 /** A node's span, kept apart from the node so closures capture two numbers, not the tree. */
-const at = (node: any): Span => node.span
+const at = (node: Node): Span => node.span
 
 /** Places an error at the operand when that operand is undefined (jinja2 raises on its use), else at `where`. */
 const blame = (e: unknown, value: unknown, operand: Span, where: Span): unknown => locate(e, value instanceof Undef ? operand : where)
@@ -251,22 +251,34 @@ export function compileProgram(source: string): Stmt {
 const MAX_TREE_DEPTH = 1000
 
 /** Fails at the first node deeper than MAX_TREE_DEPTH, walking without recursion. */
-function checkTreeDepth(body: any[]): void {
-  const stack: [any, number][] = body.map((n) => [n, 1])
+function checkTreeDepth(body: StmtNode[]): void {
+  const stack: [Node, number][] = body.map((n) => [n, 1])
   while (stack.length) {
     const [node, d] = stack.pop()!
     if (d > MAX_TREE_DEPTH) throw new TemplateSyntaxError(`the template's expressions nest more than ${MAX_TREE_DEPTH} levels deep`, node.span)
-    for (const v of Object.values(node)) {
-      if (Array.isArray(v)) {
-        for (const c of v) if (c?.span) stack.push([c, d + 1])
-      } else if (v instanceof Map) {
-        for (const [k, c] of v) {
-          if (k?.span) stack.push([k, d + 1])
-          if (c?.span) stack.push([c, d + 1])
-        }
-      } else if (v && typeof v === 'object' && (v as any).span && (v as any).type) stack.push([v, d + 1])
-    }
+    for (const c of children(node)) stack.push([c, d + 1])
   }
+}
+
+/** A value met in a node's fields is a node when it has a type and a span (operators are tokens: no span). */
+function isNode(v: unknown): v is Node {
+  return !!v && typeof v === 'object' && 'type' in v && 'span' in v
+}
+
+/** The nodes directly under a node, from whichever fields hold them (lists, maps, single nodes). */
+function children(node: Node): Node[] {
+  const out: Node[] = []
+  for (const v of Object.values(node) as unknown[]) {
+    if (Array.isArray(v)) {
+      for (const c of v) if (isNode(c)) out.push(c)
+    } else if (v instanceof Map) {
+      for (const [k, c] of v) {
+        if (isNode(k)) out.push(k)
+        if (isNode(c)) out.push(c)
+      }
+    } else if (isNode(v)) out.push(v)
+  }
+  return out
 }
 
 type Tok = Token
@@ -347,7 +359,7 @@ function rewriteTestArguments(tokens: Tok[]): Tok[] {
   return out
 }
 
-function block(nodes: any[]): Stmt {
+function block(nodes: StmtNode[]): Stmt {
   const stmts = nodes.map(stmt)
   if (stmts.length === 1) return stmts[0]
   return (s, out) => {
@@ -365,7 +377,7 @@ function renderBody(body: Stmt, s: Scope): string {
   return out.s
 }
 
-function stmt(node: any): Stmt {
+function stmt(node: StmtNode): Stmt {
   switch (node.type) {
     case 'StringLiteral': {
       const t: string = node.value
@@ -421,13 +433,13 @@ function stmt(node: any): Stmt {
   }
 }
 
-function assign(target: any): (s: Scope, v: unknown) => void {
+function assign(target: ExprNode): (s: Scope, v: unknown) => void {
   if (target.type === 'Identifier') {
     const name: string = target.value
     return (s, v) => void s.vars.set(name, v)
   }
   if (target.type === 'TupleLiteral') {
-    const parts = (target.value as any[]).map(assign)
+    const parts = target.value.map(assign)
     const where = at(target)
     return (s, v) => {
       const items = toList(v)
@@ -451,7 +463,7 @@ function assign(target: any): (s: Scope, v: unknown) => void {
   throw new TemplateSyntaxError(`can't assign to ${target.type}`, at(target))
 }
 
-function setStatement(node: any): Stmt {
+function setStatement(node: SetStatement): Stmt {
   const target = assign(node.assignee)
   if (node.value) {
     const value = expr(node.value)
@@ -461,7 +473,7 @@ function setStatement(node: any): Stmt {
   return (s) => (target(s, renderBody(body, s)), 0)
 }
 
-function forLoop(node: any): Stmt {
+function forLoop(node: For): Stmt {
   let iterNode = node.iterable
   let cond: Expr | null = null
   if (iterNode.type === 'SelectExpression') {
@@ -556,29 +568,33 @@ function makeMacro(name: string, params: MacroParam[], body: Stmt, defScope: Sco
   })
 }
 
-function macroParams(args: any[]): MacroParam[] {
-  return args.map((a: any) => {
-    if (a.type === 'Identifier') return { name: a.value as string, dflt: null }
-    if (a.type === 'KeywordArgumentExpression') return { name: a.key.value as string, dflt: expr(a.value) }
+function macroParams(args: ExprNode[]): MacroParam[] {
+  return args.map((a) => {
+    if (a.type === 'Identifier') return { name: a.value, dflt: null }
+    if (a.type === 'KeywordArgumentExpression') return { name: a.key.value, dflt: expr(a.value) }
     throw new TemplateSyntaxError('invalid macro parameter', at(a))
   })
 }
 
-function mentions(nodes: any, name: string): boolean {
-  const seen = new Set<any>()
-  const walk = (n: any): boolean => {
-    if (!n || typeof n !== 'object' || seen.has(n)) return false
-    seen.add(n)
+function mentions(nodes: StmtNode[], name: string): boolean {
+  const stack: Node[] = [...nodes]
+  while (stack.length) {
+    const n = stack.pop()!
     if (n.type === 'Identifier' && n.value === name) return true
-    if (Array.isArray(n)) return n.some(walk)
-    if (n instanceof Map) return [...n.entries()].some(([k, v]) => walk(k) || walk(v))
-    return Object.values(n).some(walk)
+    stack.push(...children(n))
   }
-  return walk(nodes)
+  return false
 }
 
-function macro(node: any): Stmt {
-  const name: string = node.name.value
+/** The name a filter (or a test given arguments) is called by: `| name` or `| name(…)`. */
+function calledName(node: ExprNode): { name: string; at: Span } {
+  const id = node.type === 'CallExpression' ? node.callee : node
+  if (id.type !== 'Identifier') throw new TemplateSyntaxError('Expected a filter name', at(node))
+  return { name: id.value, at: at(id) }
+}
+
+function macro(node: Macro): Stmt {
+  const name = node.name.value
   const params = macroParams(node.args)
   const body = block(node.body)
   const usesVarargs = mentions(node.body, 'varargs')
@@ -589,7 +605,7 @@ function macro(node: any): Stmt {
   }
 }
 
-function callBlock(node: any): Stmt {
+function callBlock(node: CallStatement): Stmt {
   const callee = expr(node.call.callee)
   const args = argList(node.call.args)
   const params = macroParams(node.callerArgs ?? [])
@@ -609,12 +625,12 @@ function callBlock(node: any): Stmt {
   }
 }
 
-function argList(nodes: any[]): (s: Scope) => { args: unknown[]; kwargs: Kwargs } {
+function argList(nodes: ExprNode[]): (s: Scope) => { args: unknown[]; kwargs: Kwargs } {
   const pos: ((s: Scope, into: unknown[]) => void)[] = []
   const kw: ((s: Scope, into: Map<string, unknown>) => void)[] = []
   for (const n of nodes) {
     if (n.type === 'KeywordArgumentExpression') {
-      const k: string = n.key.value
+      const k = n.key.value
       const v = expr(n.value)
       kw.push((s, into) => void into.set(k, v(s)))
     } else if (n.type === 'SpreadExpression') {
@@ -651,10 +667,10 @@ function argList(nodes: any[]): (s: Scope) => { args: unknown[]; kwargs: Kwargs 
 }
 
 /** A filter node compiled to `(value, scope) => result`. */
-function filterOf(node: any): (v: unknown, s: Scope) => unknown {
-  const name: string = node.type === 'CallExpression' ? node.callee.value : node.value
+function filterOf(node: ExprNode): (v: unknown, s: Scope) => unknown {
+  const { name, at: nameAt } = calledName(node)
   if (name.startsWith(TEST_PREFIX)) return testWithArguments(node, name.slice(TEST_PREFIX.length))
-  if (!JINJA_FILTER_NAMES.has(name)) throw new TemplateSyntaxError(`No filter named '${name}'.`, at(node.type === 'CallExpression' ? node.callee : node))
+  if (!JINJA_FILTER_NAMES.has(name)) throw new TemplateSyntaxError(`No filter named '${name}'.`, nameAt)
   const f = name === 'map' ? MAP : FILTERS[name]
   if (!f) {
     return () => {
@@ -675,18 +691,18 @@ function filterOf(node: any): (v: unknown, s: Scope) => unknown {
   }
 }
 
-function testWithArguments(node: any, spec: string): (v: unknown, s: Scope) => unknown {
+function testWithArguments(node: ExprNode, spec: string): (v: unknown, s: Scope) => unknown {
   const negate = spec.startsWith('not_') && !(spec in TESTS)
   const name = negate ? spec.slice(4) : spec
   const t = TESTS[name]
-  if (!t) throw new TemplateSyntaxError(`No test named '${name}'.`, at(node.type === 'CallExpression' ? node.callee : node))
+  if (!t) throw new TemplateSyntaxError(`No test named '${name}'.`, calledName(node).at)
   const args = argList(node.type === 'CallExpression' ? node.args : [])
   return (v, s) => t(v, args(s).args) !== negate
 }
 
 const CONSTANTS: Record<string, unknown> = { true: true, True: true, false: false, False: false, none: null, None: null }
 
-function expr(node: any): Expr {
+function expr(node: ExprNode): Expr {
   switch (node.type) {
     case 'StringLiteral':
     case 'IntegerLiteral': {
@@ -706,15 +722,15 @@ function expr(node: any): Expr {
       return (s) => s.lookup(name)
     }
     case 'ArrayLiteral': {
-      const items = (node.value as any[]).map(expr)
+      const items = node.value.map(expr)
       return (s) => items.map((e) => e(s))
     }
     case 'TupleLiteral': {
-      const items = (node.value as any[]).map(expr)
+      const items = node.value.map(expr)
       return (s) => tuple(items.map((e) => e(s)))
     }
     case 'ObjectLiteral': {
-      const entries = [...(node.value as Map<any, any>).entries()].map(([k, v]) => [expr(k), expr(v)] as const)
+      const entries = [...node.value.entries()].map(([k, v]) => [expr(k), expr(v)] as const)
       return (s) => {
         const m = new Map<unknown, unknown>()
         for (const [k, v] of entries) m.set(k(s), v(s))
@@ -789,7 +805,7 @@ function expr(node: any): Expr {
   }
 }
 
-function member(node: any): Expr {
+function member(node: MemberExpression): Expr {
   const obj = expr(node.object)
   const p = node.property
   const where = at(node)
@@ -806,6 +822,8 @@ function member(node: any): Expr {
         }
       }
     }
+    // The parser lets only a name or an integer follow the dot (`messages.0`).
+    if (p.type !== 'IntegerLiteral') throw new TemplateSyntaxError('Expected identifier or integer following dot operator', at(p))
     const k = p.value
     return (s) => {
       const o = obj(s)
@@ -842,7 +860,7 @@ function member(node: any): Expr {
   }
 }
 
-function callExpr(node: any): Expr {
+function callExpr(node: CallExpression): Expr {
   const args = argList(node.args)
   const c = node.callee
   const where = at(node)
@@ -879,7 +897,7 @@ function callExpr(node: any): Expr {
   }
 }
 
-function binary(node: any): Expr {
+function binary(node: BinaryExpression): Expr {
   const op: string = node.operator.value
   const l = expr(node.left)
   const r = expr(node.right)

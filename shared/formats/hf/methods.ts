@@ -4,7 +4,9 @@
 import { checkString } from './budget'
 import { JinjaError, PyObject, PyCallable, Undef, hasAstral, isTuple, missingAttr, repr, str, tuple, typeName, eq, len, toList } from './values'
 
-type Method = (self: any, args: unknown[], kwargs: Map<string, unknown> | null) => unknown
+type Method<Self> = (self: Self, args: unknown[], kwargs: Map<string, unknown> | null) => unknown
+/** A method of some receiver type: methodTable picks the table by the receiver's own type, so each call is well typed. */
+type SomeMethod = Method<never>
 
 const PY_WS = ' \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f\x85\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000'
 
@@ -119,7 +121,7 @@ function checkWidth(w: unknown): string {
   return ''
 }
 
-const STR_METHODS: Record<string, Method> = {
+const STR_METHODS: Record<string, Method<string>> = {
   strip: (s, a) => stripChars(s, a[0], true, true),
   lstrip: (s, a) => stripChars(s, a[0], true, false),
   rstrip: (s, a) => stripChars(s, a[0], false, true),
@@ -199,7 +201,7 @@ const STR_METHODS: Record<string, Method> = {
   encode: (s) => s
 }
 
-const DICT_METHODS: Record<string, Method> = {
+const DICT_METHODS: Record<string, Method<Map<unknown, unknown>>> = {
   items: (d: Map<unknown, unknown>) => [...d.entries()].map((e) => tuple([e[0], e[1]])),
   keys: (d: Map<unknown, unknown>) => [...d.keys()],
   values: (d: Map<unknown, unknown>) => [...d.values()],
@@ -207,7 +209,7 @@ const DICT_METHODS: Record<string, Method> = {
   copy: (d: Map<unknown, unknown>) => new Map(d)
 }
 
-const LIST_METHODS: Record<string, Method> = {
+const LIST_METHODS: Record<string, Method<unknown[]>> = {
   index: (l: unknown[], a) => {
     const i = l.findIndex((x) => eq(x, a[0]))
     if (i < 0) throw new JinjaError('ValueError', `${repr(a[0])} is not in list`)
@@ -223,7 +225,7 @@ const MUTATORS: Record<string, string[]> = {
   set: ['add', 'discard', 'remove', 'pop', 'clear', 'update']
 }
 
-function methodTable(obj: unknown): Record<string, Method> | undefined {
+function methodTable(obj: unknown): Record<string, SomeMethod> | undefined {
   if (typeof obj === 'string') return STR_METHODS
   if (obj instanceof Map) return DICT_METHODS
   if (Array.isArray(obj) && !isTuple(obj)) return LIST_METHODS
@@ -235,7 +237,7 @@ function methodTable(obj: unknown): Record<string, Method> | undefined {
 function boundMethod(obj: unknown, name: string): PyCallable | undefined {
   const table = methodTable(obj)
   const m = table && Object.prototype.hasOwnProperty.call(table, name) ? table[name] : undefined
-  if (m) return new PyCallable(name, (args, kwargs) => m(obj, args, kwargs))
+  if (m) return new PyCallable(name, (args, kwargs) => (m as Method<unknown>)(obj, args, kwargs))
   const tn = typeName(obj)
   if (MUTATORS[tn]?.includes(name)) {
     return new PyCallable(name, () => {
@@ -249,7 +251,7 @@ function boundMethod(obj: unknown, name: string): PyCallable | undefined {
 export function callMethod(obj: unknown, name: string, args: unknown[], kwargs: Map<string, unknown> | null): unknown {
   const table = methodTable(obj)
   const m = table && Object.prototype.hasOwnProperty.call(table, name) ? table[name] : undefined
-  if (m) return m(obj, args, kwargs)
+  if (m) return (m as Method<unknown>)(obj, args, kwargs)
   return undefined
 }
 

@@ -7,12 +7,152 @@
 import type { Token, TokenType } from './lexer'
 import { TemplateSyntaxError, type Span } from './positions'
 
-/** A node as upstream builds it, plus its span. Fields are upstream's; the compiler reads them untyped. */
-export interface Node {
-  type: string
+/** Every node: upstream's type name and fields, plus the source span it covers. */
+interface At<T extends string> {
+  type: T
   span: Span
-  [field: string]: any
 }
+export interface Identifier extends At<'Identifier'> {
+  value: string
+}
+export interface StringLiteral extends At<'StringLiteral'> {
+  value: string
+}
+export interface IntegerLiteral extends At<'IntegerLiteral'> {
+  value: number
+}
+export interface FloatLiteral extends At<'FloatLiteral'> {
+  value: number
+}
+export interface ArrayLiteral extends At<'ArrayLiteral'> {
+  value: Expression[]
+}
+export interface TupleLiteral extends At<'TupleLiteral'> {
+  value: Expression[]
+}
+export interface ObjectLiteral extends At<'ObjectLiteral'> {
+  value: Map<Expression, Expression>
+}
+export interface MemberExpression extends At<'MemberExpression'> {
+  object: Expression
+  property: Expression
+  /** `a[b]` (true) or `a.b` (false). */
+  computed: boolean
+}
+export interface CallExpression extends At<'CallExpression'> {
+  callee: Expression
+  args: Expression[]
+}
+export interface BinaryExpression extends At<'BinaryExpression'> {
+  operator: Token
+  left: Expression
+  right: Expression
+}
+export interface UnaryExpression extends At<'UnaryExpression'> {
+  operator: Token
+  argument: Expression
+}
+export interface FilterExpression extends At<'FilterExpression'> {
+  operand: Expression
+  /** A name or a call of one (upstream's parser also lets `| f(a).b` through; the compiler refuses it). */
+  filter: Expression
+  /** Where `| name` starts, so a failing filter is placed at it rather than at its whole operand. */
+  pipeStart: number
+}
+export interface TestExpression extends At<'TestExpression'> {
+  operand: Expression
+  negate: boolean
+  test: Identifier
+}
+/** `lhs if test` without `else` (a for loop's filter). */
+export interface SelectExpression extends At<'SelectExpression'> {
+  lhs: Expression
+  test: Expression
+}
+export interface Ternary extends At<'Ternary'> {
+  condition: Expression
+  trueExpr: Expression
+  falseExpr: Expression
+}
+export interface KeywordArgumentExpression extends At<'KeywordArgumentExpression'> {
+  key: Identifier
+  value: Expression
+}
+export interface SpreadExpression extends At<'SpreadExpression'> {
+  argument: Expression
+}
+export interface KeywordSpreadExpression extends At<'KeywordSpreadExpression'> {
+  argument: Expression
+}
+export interface SliceExpression extends At<'SliceExpression'> {
+  start: Expression | undefined
+  stop: Expression | undefined
+  step: Expression | undefined
+}
+export type Expression =
+  | Identifier
+  | StringLiteral
+  | IntegerLiteral
+  | FloatLiteral
+  | ArrayLiteral
+  | TupleLiteral
+  | ObjectLiteral
+  | MemberExpression
+  | CallExpression
+  | BinaryExpression
+  | UnaryExpression
+  | FilterExpression
+  | TestExpression
+  | SelectExpression
+  | Ternary
+  | KeywordArgumentExpression
+  | SpreadExpression
+  | KeywordSpreadExpression
+  | SliceExpression
+
+export interface If extends At<'If'> {
+  test: Expression
+  body: Statement[]
+  /** The else branch; an `elif` is one nested If here. */
+  alternate: Statement[]
+}
+export interface For extends At<'For'> {
+  loopvar: Identifier | TupleLiteral
+  iterable: Expression
+  body: Statement[]
+  /** `{% else %}`: rendered when the loop ran no iteration. */
+  defaultBlock: Statement[]
+}
+/** `{% set x = v %}` (value) or `{% set x %}…{% endset %}` (body). */
+export interface SetStatement extends At<'Set'> {
+  assignee: Expression
+  value: Expression | null
+  body: Statement[]
+}
+export interface Macro extends At<'Macro'> {
+  name: Identifier
+  args: Expression[]
+  body: Statement[]
+}
+export interface CallStatement extends At<'CallStatement'> {
+  call: CallExpression
+  callerArgs: Expression[] | null
+  body: Statement[]
+}
+export interface FilterStatement extends At<'FilterStatement'> {
+  filter: Expression
+  body: Statement[]
+}
+export type Break = At<'Break'>
+export type Continue = At<'Continue'>
+export interface Comment extends At<'Comment'> {
+  value: string
+}
+/** What a template body holds: block statements, text (StringLiteral) and `{{ … }}` output expressions. */
+export type Statement = If | For | SetStatement | Macro | CallStatement | FilterStatement | Break | Continue | Comment | Expression
+export type Node = Statement
+export type NodeType = Node['type']
+type NodeOf<T extends NodeType> = Extract<Node, { type: T }>
 
 /**
  * How deeply blocks and expressions may nest. jinja2's own parser hits Python's recursion limit well before
@@ -23,7 +163,7 @@ export const MAX_NESTING = 200
 const BLOCK_END: Record<string, string> = { if: 'endif', for: 'endfor', macro: 'endmacro', call: 'endcall', filter: 'endfilter', set: 'endset' }
 
 /** The tree of a token list: `{ type: 'Program', body }`. Throws TemplateSyntaxError with a span. */
-export function parseTokens(tokens: Token[]): { type: 'Program'; body: Node[] } {
+export function parseTokens(tokens: Token[]): { type: 'Program'; body: Statement[] } {
   let current = 0
   // Open blocks and the tag being read, to say which one an early end or a stray end tag concerns.
   const blocks: { name: string; tag: Span }[] = []
@@ -31,14 +171,14 @@ export function parseTokens(tokens: Token[]): { type: 'Program'; body: Node[] } 
 
   const spanFrom = (first: number, last = current - 1): Span => ({ start: tokens[first].start, end: tokens[Math.max(first, last)].end })
   // Not `start`/`end` on the node itself: SliceExpression already has a field named `start`.
-  const node = (type: string, fields: Record<string, any>, at: Span): Node => ({ type, ...fields, span: { start: at.start, end: at.end } })
+  const node = <T extends NodeType>(type: T, fields: Omit<NodeOf<T>, 'type' | 'span'>, at: Span): NodeOf<T> => ({ type, ...fields, span: { start: at.start, end: at.end } }) as NodeOf<T>
   /** The tag that starts at token `open`, up to its closing %} or }} when there is one. */
   const tagAt = (open: number): Span => {
     let k = open
     while (k + 1 < tokens.length && tokens[k].type !== 'CloseStatement' && tokens[k].type !== 'CloseExpression') k++
     return spanFrom(open, k)
   }
-  const fail = (message: string, at: number | Span): never => {
+  function fail(message: string, at: number | Span): never {
     const span = typeof at === 'number' ? spanFrom(Math.min(at, tokens.length - 1), Math.min(at, tokens.length - 1)) : at
     throw new TemplateSyntaxError(message, span)
   }
@@ -83,13 +223,13 @@ export function parseTokens(tokens: Token[]): { type: 'Program'; body: Node[] } 
     return current + names.length <= tokens.length && names.every((name, i) => tokens[current + i].type === 'Identifier' && name === tokens[current + i].value)
   }
   /** The statements of a block body, up to one of `ends` (the caller consumes it). */
-  function bodyUntil(...ends: string[]): Node[] {
-    const body: Node[] = []
+  function bodyUntil(...ends: string[]): Statement[] {
+    const body: Statement[] = []
     while (!isStatement(...ends)) body.push(parseAny())
     return body
   }
 
-  function parseAny(): Node {
+  function parseAny(): Statement {
     const t = tok(current)
     switch (t.type) {
       case 'Comment':
@@ -120,7 +260,7 @@ export function parseTokens(tokens: Token[]): { type: 'Program'; body: Node[] } 
     return fail(`Unknown statement type: ${name}`, tag)
   }
 
-  function parseJinjaStatement(): Node {
+  function parseJinjaStatement(): Statement {
     const open = current
     const outerTag = tagStart
     tagStart = open
@@ -129,7 +269,7 @@ export function parseTokens(tokens: Token[]): { type: 'Program'; body: Node[] } 
     const name = tokens[current].value
     // A block's own node spans its opening tag; the tag ends at the first %} after it.
     const block = (): Span => tagAt(open)
-    let result: Node
+    let result: Statement
     const enter = (): void => void blocks.push({ name, tag: block() })
     const closeWith = (end: string): void => {
       expect('OpenStatement', 'Expected {% token')
@@ -167,7 +307,7 @@ export function parseTokens(tokens: Token[]): { type: 'Program'; body: Node[] } 
         break
       case 'call': {
         ++current
-        let callerArgs: Node[] | null = null
+        let callerArgs: Expression[] | null = null
         if (is('OpenParen')) callerArgs = parseArgs('parameters')
         const calleeAt = current
         const callee = parsePrimaryExpression()
@@ -215,7 +355,7 @@ export function parseTokens(tokens: Token[]): { type: 'Program'; body: Node[] } 
     return result
   }
 
-  function parseJinjaExpression(): Node {
+  function parseJinjaExpression(): Expression {
     const outerTag = tagStart
     tagStart = current
     expect('OpenExpression', 'Expected opening expression token')
@@ -225,10 +365,10 @@ export function parseTokens(tokens: Token[]): { type: 'Program'; body: Node[] } 
     return result
   }
 
-  function parseSetStatement(open: number): Node {
+  function parseSetStatement(open: number): Statement {
     const left = parseExpressionSequence()
-    let value: Node | null = null
-    const body: Node[] = []
+    let value: Expression | null = null
+    const body: Statement[] = []
     if (is('Equals')) {
       ++current
       value = parseExpressionSequence()
@@ -245,12 +385,12 @@ export function parseTokens(tokens: Token[]): { type: 'Program'; body: Node[] } 
     return node('Set', { assignee: left, value, body }, tagAt(open))
   }
 
-  function parseIfStatement(open: number): Node {
+  function parseIfStatement(open: number): Statement {
     const test = parseExpression()
     expect('CloseStatement', 'Expected closing statement token')
     tagStart = -1
     const body = bodyUntil('elif', 'else', 'endif')
-    const alternate: Node[] = []
+    const alternate: Statement[] = []
     if (isStatement('elif')) {
       const elif = current
       ++current
@@ -267,7 +407,7 @@ export function parseTokens(tokens: Token[]): { type: 'Program'; body: Node[] } 
     return node('If', { test, body, alternate }, tagAt(open))
   }
 
-  function parseMacroStatement(open: number): Node {
+  function parseMacroStatement(open: number): Statement {
     const nameAt = current
     const name = parsePrimaryExpression()
     if (name.type !== 'Identifier') fail('Expected identifier following macro statement', spanFrom(nameAt))
@@ -278,7 +418,7 @@ export function parseTokens(tokens: Token[]): { type: 'Program'; body: Node[] } 
     return node('Macro', { name, args, body }, tagAt(open))
   }
 
-  function parseExpressionSequence(primary = false): Node {
+  function parseExpressionSequence(primary = false): Expression {
     const first = current
     const fn = primary ? parsePrimaryExpression : parseExpression
     const expressions = [fn()]
@@ -291,7 +431,7 @@ export function parseTokens(tokens: Token[]): { type: 'Program'; body: Node[] } 
     return isTuple ? node('TupleLiteral', { value: expressions }, spanFrom(first)) : expressions[0]
   }
 
-  function parseForStatement(open: number): Node {
+  function parseForStatement(open: number): Statement {
     const varAt = current
     const loopVariable = parseExpressionSequence(true)
     if (!(loopVariable.type === 'Identifier' || loopVariable.type === 'TupleLiteral')) {
@@ -303,7 +443,7 @@ export function parseTokens(tokens: Token[]): { type: 'Program'; body: Node[] } 
     expect('CloseStatement', 'Expected closing statement token')
     tagStart = -1
     const body = bodyUntil('endfor', 'else')
-    const alternative: Node[] = []
+    const alternative: Statement[] = []
     if (isStatement('else')) {
       ++current
       ++current
@@ -313,11 +453,11 @@ export function parseTokens(tokens: Token[]): { type: 'Program'; body: Node[] } 
     return node('For', { loopvar: loopVariable, iterable, body, defaultBlock: alternative }, tagAt(open))
   }
 
-  function parseExpression(): Node {
+  function parseExpression(): Expression {
     return nested(parseIfExpression)
   }
 
-  function parseIfExpression(): Node {
+  function parseIfExpression(): Expression {
     const first = current
     const a = parseLogicalOrExpression()
     if (isIdentifier('if')) {
@@ -333,7 +473,7 @@ export function parseTokens(tokens: Token[]): { type: 'Program'; body: Node[] } 
     return a
   }
 
-  function binaryChain(next: () => Node, operatorAt: () => boolean): Node {
+  function binaryChain(next: () => Expression, operatorAt: () => boolean): Expression {
     const first = current
     let left = next()
     while (operatorAt()) {
@@ -344,16 +484,16 @@ export function parseTokens(tokens: Token[]): { type: 'Program'; body: Node[] } 
     return left
   }
 
-  function parseLogicalOrExpression(): Node {
+  function parseLogicalOrExpression(): Expression {
     return binaryChain(parseLogicalAndExpression, () => isIdentifier('or'))
   }
 
-  function parseLogicalAndExpression(): Node {
+  function parseLogicalAndExpression(): Expression {
     return binaryChain(parseLogicalNegationExpression, () => isIdentifier('and'))
   }
 
-  function parseLogicalNegationExpression(): Node {
-    let right: Node | undefined
+  function parseLogicalNegationExpression(): Expression {
+    let right: Expression | undefined
     while (isIdentifier('not')) {
       const first = current
       const operator = tokens[current]
@@ -364,7 +504,7 @@ export function parseTokens(tokens: Token[]): { type: 'Program'; body: Node[] } 
     return right ?? parseComparisonExpression()
   }
 
-  function parseComparisonExpression(): Node {
+  function parseComparisonExpression(): Expression {
     const first = current
     let left = parseAdditiveExpression()
     for (;;) {
@@ -381,34 +521,34 @@ export function parseTokens(tokens: Token[]): { type: 'Program'; body: Node[] } 
     return left
   }
 
-  function parseAdditiveExpression(): Node {
+  function parseAdditiveExpression(): Expression {
     return binaryChain(parseMultiplicativeExpression, () => is('AdditiveBinaryOperator'))
   }
 
-  function parseCallMemberExpression(): Node {
+  function parseCallMemberExpression(): Expression {
     const first = current
     const member = parseMemberExpression(parsePrimaryExpression(), first)
     if (is('OpenParen')) return parseCallExpression(member, first)
     return member
   }
 
-  function parseCallExpression(callee: Node, first: number): Node {
+  function parseCallExpression(callee: Expression, first: number): Expression {
     const args = parseArgs('call')
-    let expression = node('CallExpression', { callee, args }, spanFrom(first))
+    let expression: Expression = node('CallExpression', { callee, args }, spanFrom(first))
     expression = parseMemberExpression(expression, first)
     if (is('OpenParen')) expression = nested(() => parseCallExpression(expression, first))
     return expression
   }
 
-  function parseArgs(mode: 'call' | 'parameters'): Node[] {
+  function parseArgs(mode: 'call' | 'parameters'): Expression[] {
     expect('OpenParen', 'Expected opening parenthesis for arguments list')
     const args = parseArgumentsList(mode)
     expect('CloseParen', 'Expected closing parenthesis for arguments list')
     return args
   }
 
-  function parseArgumentsList(mode: 'call' | 'parameters'): Node[] {
-    const args: Node[] = []
+  function parseArgumentsList(mode: 'call' | 'parameters'): Expression[] {
+    const args: Expression[] = []
     const parameterNames = new Set<string>()
     let sawKeywordOrDefault = false
     let sawSpreadArgument = false
@@ -424,7 +564,7 @@ export function parseTokens(tokens: Token[]): { type: 'Program'; body: Node[] } 
         if (!is('CloseParen')) fail('Expected closing parenthesis: `**` must be applied to the final argument', current)
         break
       }
-      let argument: Node
+      let argument: Expression
       if (isPositionalSpread) {
         if (sawSpreadArgument) fail('Only one `*` argument unpacking is allowed', current)
         sawSpreadArgument = true
@@ -457,9 +597,9 @@ export function parseTokens(tokens: Token[]): { type: 'Program'; body: Node[] } 
     return args
   }
 
-  function parseMemberExpressionArgumentsList(): Node {
+  function parseMemberExpressionArgumentsList(): Expression {
     const first = current
-    const slices: (Node | undefined)[] = []
+    const slices: (Expression | undefined)[] = []
     let isSlice = false
     while (!is('CloseSquareBracket')) {
       if (current >= tokens.length) endOfTemplate()
@@ -481,14 +621,14 @@ export function parseTokens(tokens: Token[]): { type: 'Program'; body: Node[] } 
       const [start, stop, step] = slices
       return node('SliceExpression', { start, stop, step }, spanFrom(first))
     }
-    return slices[0] as Node
+    return slices[0] as Expression
   }
 
-  function parseMemberExpression(object: Node, first: number): Node {
+  function parseMemberExpression(object: Expression, first: number): Expression {
     while (is('Dot') || is('OpenSquareBracket')) {
       const operator = tokens[current]
       ++current
-      let property: Node
+      let property: Expression
       const computed = operator.type === 'OpenSquareBracket'
       if (computed) {
         property = parseMemberExpressionArgumentsList()
@@ -502,15 +642,15 @@ export function parseTokens(tokens: Token[]): { type: 'Program'; body: Node[] } 
     return object
   }
 
-  function parseMultiplicativeExpression(): Node {
+  function parseMultiplicativeExpression(): Expression {
     return binaryChain(parsePowerExpression, () => is('MultiplicativeBinaryOperator'))
   }
 
-  function parsePowerExpression(): Node {
+  function parsePowerExpression(): Expression {
     return binaryChain(parseTestExpression, () => is('ExponentiationBinaryOperator'))
   }
 
-  function parseTestExpression(): Node {
+  function parseTestExpression(): Expression {
     const first = current
     let operand = parseFilterExpression()
     while (isIdentifier('is')) {
@@ -524,7 +664,7 @@ export function parseTokens(tokens: Token[]): { type: 'Program'; body: Node[] } 
     return operand
   }
 
-  function parseFilterExpression(): Node {
+  function parseFilterExpression(): Expression {
     const first = current
     let operand = parseUnarySignExpression()
     while (is('Pipe')) {
@@ -540,7 +680,7 @@ export function parseTokens(tokens: Token[]): { type: 'Program'; body: Node[] } 
     return operand
   }
 
-  function parseUnarySignExpression(): Node {
+  function parseUnarySignExpression(): Expression {
     const token = tokens[current]
     if (token && (token.type === 'UnaryOperator' || token.type === 'AdditiveBinaryOperator') && (token.value === '-' || token.value === '+')) {
       const first = current
@@ -551,7 +691,7 @@ export function parseTokens(tokens: Token[]): { type: 'Program'; body: Node[] } 
     return parseCallMemberExpression()
   }
 
-  function parsePrimaryExpression(): Node {
+  function parsePrimaryExpression(): Expression {
     const first = current
     const token = tok(current++)
     switch (token.type) {
@@ -572,7 +712,7 @@ export function parseTokens(tokens: Token[]): { type: 'Program'; body: Node[] } 
         return expression
       }
       case 'OpenSquareBracket': {
-        const values: Node[] = []
+        const values: Expression[] = []
         while (!is('CloseSquareBracket')) {
           if (current >= tokens.length) endOfTemplate()
           values.push(parseExpression())
@@ -582,7 +722,7 @@ export function parseTokens(tokens: Token[]): { type: 'Program'; body: Node[] } 
         return node('ArrayLiteral', { value: values }, spanFrom(first))
       }
       case 'OpenCurlyBracket': {
-        const values = new Map<Node, Node>()
+        const values = new Map<Expression, Expression>()
         while (!is('CloseCurlyBracket')) {
           if (current >= tokens.length) endOfTemplate()
           const key = parseExpression()
@@ -599,7 +739,7 @@ export function parseTokens(tokens: Token[]): { type: 'Program'; body: Node[] } 
     }
   }
 
-  const body: Node[] = []
+  const body: Statement[] = []
   while (current < tokens.length) body.push(parseAny())
   return { type: 'Program', body }
 }

@@ -85,10 +85,10 @@ export class PyCallable {
 const TUPLE = Symbol('tuple')
 /** Marks an array as a Python tuple, which only changes how it prints. */
 export function tuple<T extends unknown[]>(a: T): T {
-  ;(a as any)[TUPLE] = true
+  ;(a as unknown as Record<symbol, boolean>)[TUPLE] = true
   return a
 }
-export const isTuple = (v: unknown): boolean => Array.isArray(v) && (v as any)[TUPLE] === true
+export const isTuple = (v: unknown): boolean => Array.isArray(v) && (v as unknown as Record<symbol, unknown>)[TUPLE] === true
 
 /** Python's type name, as used in its error messages. */
 export function typeName(v: unknown): string {

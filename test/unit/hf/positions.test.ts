@@ -38,6 +38,7 @@ describe('compile errors', () => {
     ['unexpected character', 'x\n  {{ a @ b }}', 2, 8, '@', /Unexpected character: @/],
     ['unknown filter at its name', '{{ x }}\n{{ y | nosuch }}', 2, 8, 'nosuch', /No filter named 'nosuch'/],
     ['unknown filter with arguments', '{{ y | nosuch(1, 2) }}', 1, 8, 'nosuch', /No filter named/],
+    ['member access after a filter call', '{{ y | length(1).b }}', 1, 8, 'length(1).b', /Expected a filter name/],
     ['unknown test', 'a\n{{ 1 is nosuchtest }}', 2, 9, 'nosuchtest', /No test named 'nosuchtest'/],
     ['unknown test with an argument', '{{ 1 is nosuchtest 2 }}', 1, 9, 'nosuchtest', /No test named 'nosuchtest'/],
     ['unknown statement', '{% foo %}', 1, 1, '{% foo %}', /Unknown statement type: foo/],
