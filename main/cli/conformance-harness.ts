@@ -18,7 +18,9 @@ import {
 } from '../../shared/engine'
 import type { HarnessTrace, ModelRender } from '../../shared/api/types'
 import type { ModelProfile } from '../../shared/models'
+import { profileUnderHarness } from '../../shared/models/harness-ref'
 import { profileFromOpenCompassModel } from '../services/models/import-opencompass-config'
+import { loadProfileLibrary } from '../services/models/profile-library'
 import { tokenCounterForProfile } from '../services/models/tokenizer'
 import { renderPreparedRow, type ModelContext } from '../services/workspace/render-row'
 
@@ -161,4 +163,58 @@ export async function runHarnessCase(c: ConformanceCase, host: ConformanceHost):
     })
   }
   return toPlainJson({ ice_idx: prepared.iceIdx, stop_words, items })
+}
+
+/**
+ * 'lm-eval' cases (test/conformance/cases-local/lm-eval.jsonl, made by running lm-evaluation-harness): the built-in
+ * profile the case names, under the lm-eval harness with the case's options exactly as `--model ID@lm-eval,…` makes
+ * it (profileUnderHarness), its dataset side a prepared OpenCompass pipeline, every row through renderPreparedRow.
+ */
+export async function runLmEvalCase(c: ConformanceCase, host: ConformanceHost): Promise<unknown> {
+  const input = c.input ?? {}
+  const model = input.model ?? {}
+  const lib = await loadProfileLibrary()
+  let base = lib.profiles.find((p) => p.id === model.profile)
+  if (!base) return { error: `no built-in profile ${model.profile}`, stage: 'model' }
+  const source = host.loadChatTemplate(String(model.chat_template))
+  if (source !== undefined && source !== base.chat_template) base = { ...base, chat_template: source }
+  if (model.special_tokens) base = { ...base, special_tokens: model.special_tokens }
+  const r = profileUnderHarness(base, 'lm-eval', model.harness?.model_kwargs ?? {})
+  if (!r.ok) return { error: `model: ${r.errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`, stage: 'model' }
+  const ctx: ModelContext = { profile: r.profile, counter: await tokenCounterForProfile(r.profile) }
+  const prepared = preparePipeline({
+    family: 'opencompass',
+    reader_cfg: input.reader_cfg ?? {},
+    infer_cfg: decodeLabelDicts(input.infer_cfg ?? {}),
+    train: input.train ?? [],
+    test: input.test ?? [],
+    meta_template: null,
+    parser: 'api',
+    mode: input.mode ?? 'gen'
+  })
+  if ('code' in prepared) return { error: prepared.message, stage: prepared.stage }
+  const rows = prepared.test.map((_, i) => renderPreparedRow(prepared, i, i, [ctx], false))
+  const item = (index: number, m: ModelRender | undefined, label?: unknown): Record<string, unknown> => {
+    const t = m?.harness
+    const o: Record<string, unknown> = { index, chat_messages: t?.chatMessages ?? null }
+    if (label !== undefined) o.label = label
+    if (!t || t.error) {
+      o.error = { error: t?.error?.message ?? 'no harness trace' }
+      return o
+    }
+    o.retried_without_system = t.retriedWithoutSystem !== undefined
+    o.prompt = t.prompt
+    if (prepared.mode === 'ppl') o.continuation = t.continuation
+    else o.tokenize_add_special_tokens = t.addSpecialTokens ?? null
+    return o
+  }
+  if (prepared.mode === 'ppl') {
+    const labels = prepared.labels ?? []
+    const items: unknown[] = []
+    for (let li = 0; li < labels.length; li++)
+      for (let i = 0; i < rows.length; i++) items.push(item(i, rows[i].items?.[li]?.models[0], rows[i].items?.[li]?.label))
+    return toPlainJson({ items })
+  }
+  const stop_words = rows[0]?.models[0]?.harness?.stopWords ?? []
+  return toPlainJson({ stop_words, items: rows.map((r, i) => item(i, r.models[0])) })
 }

@@ -6,13 +6,14 @@ import { conformanceRunners, runConformanceCase, type ConformanceHost, type Conf
 import { parsePyJson } from '../../shared/engine'
 import { runLoaderCase } from '../services/loaders/conformance-case'
 import { UsageError } from './args'
-import { runHarnessCase } from './conformance-harness'
+import { runHarnessCase, runLmEvalCase } from './conformance-harness'
 
 /** Families whose cases run through the app's own row renderer (main/), not a shared-only runner. */
 const runners: Record<string, ConformanceRunner> = {
   ...conformanceRunners,
   'opencompass-chat': runHarnessCase,
   'aisbench-chat': runHarnessCase,
+  'lm-eval': runLmEvalCase,
   // Loader cases need files and a picture codec: main runs them with the app's loader code.
   'aisbench-loader': runLoaderCase
 }
@@ -21,7 +22,13 @@ import type { CliIo } from './io'
 /** Chat templates live beside the cases: <cases>/../../chat-templates/templates/<name>.jinja (the shared layout). */
 function hostFor(casesFile: string): ConformanceHost {
   const cache = new Map<string, string | undefined>()
-  const dirs = [join(dirname(casesFile), '..', '..', 'chat-templates', 'templates'), join(dirname(casesFile), '..', 'chat-templates', 'templates')]
+  // Cases kept in this repository (test/conformance/cases-local) use the shared templates: PROMPTLOOM_SHARED or ../shared.
+  const sharedDir = process.env.PROMPTLOOM_SHARED ?? join(dirname(casesFile), '..', '..', '..', '..', 'shared')
+  const dirs = [
+    join(dirname(casesFile), '..', '..', 'chat-templates', 'templates'),
+    join(dirname(casesFile), '..', 'chat-templates', 'templates'),
+    join(sharedDir, 'chat-templates', 'templates')
+  ]
   return {
     loadChatTemplate(name) {
       if (!cache.has(name)) {

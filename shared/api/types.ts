@@ -175,9 +175,9 @@ export interface ModelRender {
 
 /** One request through an evaluation harness's chat-template wrapper, step by step (as the goldens record it). */
 export interface HarnessTrace {
-  harness: 'opencompass' | 'aisbench'
-  wrapper: 'HuggingFacewithChatTemplate' | 'VLLMwithChatTemplate' | 'TurboMindModelwithChatTemplate'
-  /** "OpenCompass HuggingFacewithChatTemplate". */
+  harness: 'opencompass' | 'aisbench' | 'lm-eval'
+  wrapper: 'HuggingFacewithChatTemplate' | 'VLLMwithChatTemplate' | 'TurboMindModelwithChatTemplate' | 'HFLM'
+  /** "OpenCompass HuggingFacewithChatTemplate", "lm-evaluation-harness HFLM". */
   label: string
   /** `parse_template(prompt, mode)`: the wrapper's API parser output, [{role, prompt}] or a str. */
   modelInput?: unknown
@@ -194,6 +194,10 @@ export interface HarnessTrace {
   stopWords: string[]
   /** The `fastchat_template` name when FastChat replaces the chat template. */
   fastchat?: string
+  /** lm-eval: the template error that made HFLM render again without the system message. */
+  retriedWithoutSystem?: string
+  /** lm-eval PPL: the continuation scored after the context (the text ends with it). */
+  continuation?: string
 }
 
 /** One block of the dataset-side prompt: a role item, a section marker or a plain string. */

@@ -8,7 +8,8 @@ import { applyMetaTemplate, chatApiParse, chatMessages, parsedJson } from '../en
 import type { ChatMessageJson, Mode, Prompt, SeqLimit } from '../engine'
 import { getConversationTemplate } from '../formats/fastchat'
 import { conversationTemplateForModel } from '../formats/fastchat/model-adapters'
-import type { ChatWrapper, HarnessName, ModelProfile } from './profile'
+import type { ChatWrapper, HarnessName, LmEvalWrapper, ModelProfile } from './profile'
+import { LM_EVAL_LABEL, lmEvalStopWords, wrapLmEval } from './lm-eval'
 import { renderForModel } from './render-for-model'
 import type { ChatMessage } from './renderers'
 import type { Signal, TokenCount } from './signals'
@@ -16,19 +17,21 @@ import type { HarnessTrace } from '../api/types'
 
 export interface HarnessSpec {
   name: HarnessName
-  wrapper: ChatWrapper
+  wrapper: ChatWrapper | LmEvalWrapper
   model_kwargs: Record<string, unknown>
 }
 
-const WRAPPER_SHORT: Record<ChatWrapper, string> = {
+const WRAPPER_SHORT: Record<ChatWrapper | LmEvalWrapper, string> = {
   HuggingFacewithChatTemplate: 'HF',
   VLLMwithChatTemplate: 'vLLM',
-  TurboMindModelwithChatTemplate: 'TurboMind'
+  TurboMindModelwithChatTemplate: 'TurboMind',
+  HFLM: 'HF'
 }
-const HARNESS_TITLE: Record<HarnessName, string> = { opencompass: 'OpenCompass', aisbench: 'AISBench' }
+export const HARNESS_TITLE: Record<HarnessName, string> = { opencompass: 'OpenCompass', aisbench: 'AISBench', 'lm-eval': 'lm-evaluation-harness' }
 
 /** "OpenCompass HuggingFacewithChatTemplate": what a model column says about the semantics it follows. */
 export function harnessLabel(h: HarnessSpec): string {
+  if (h.name === 'lm-eval') return LM_EVAL_LABEL
   return `${HARNESS_TITLE[h.name]} ${h.wrapper}`
 }
 
@@ -92,6 +95,7 @@ export function wrapperMetaTemplate(h: HarnessSpec): unknown {
  * strings. The generation config's eos is taken to be the tokenizer's. Sorted (upstream's order is set order).
  */
 export function wrapperStopWords(h: HarnessSpec, profile: ModelProfile): string[] {
+  if (h.name === 'lm-eval') return lmEvalStopWords(h, profile)
   const words = new Set<string>()
   const own = h.model_kwargs.stop_words
   if (Array.isArray(own)) for (const w of own) if (typeof w === 'string') words.add(w)
@@ -176,6 +180,7 @@ const AIS_POPPED = ['is_synthetic', 'batch_size', 'do_performance'] as const
 
 /** One dataset PromptList through the wrapper, from its own parser to the text the engine receives. */
 export function wrapChatPrompt(prompt: Prompt, profile: ModelProfile, h: HarnessSpec, opts: WrapOptions): WrapResult {
+  if (h.name === 'lm-eval') return wrapLmEval(prompt, profile, h, opts)
   const applied = applyMetaTemplate(prompt, wrapperMetaTemplate(h), { parser: 'api', mode: opts.mode, family: h.name, row: opts.row })
   if (applied.error || !applied.parsed) {
     const out = emptyResult(profile, h)
@@ -194,6 +199,11 @@ export function wrapChatPrompt(prompt: Prompt, profile: ModelProfile, h: Harness
  * template (OpenCompass's default maps a system message to HUMAN), then the same steps as any prompt.
  */
 export function wrapChatHistory(history: ChatMessageJson[], profile: ModelProfile, h: HarnessSpec, opts: WrapOptions): WrapResult {
+  if (h.name === 'lm-eval') {
+    const out = emptyResult(profile, h)
+    out.trace.error = { message: 'lm-evaluation-harness has no counterpart of OpenCompass ChatInferencer (a chat replayed turn by turn); render this dataset with a gen variant', stage: 'parse' }
+    return out
+  }
   let parsed: unknown
   try {
     parsed = chatApiParse(history, wrapperMetaTemplate(h))
@@ -206,7 +216,7 @@ export function wrapChatHistory(history: ChatMessageJson[], profile: ModelProfil
 }
 
 function emptyResult(profile: ModelProfile, h: HarnessSpec): WrapResult {
-  return { trace: { harness: h.name, wrapper: h.wrapper, label: harnessLabel(h), stopWords: wrapperStopWords(h, profile) }, warnings: [], signals: [] }
+  return { trace: { harness: h.name, wrapper: h.wrapper, label: harnessLabel(h), stopWords: wrapperStopWords(h, profile) } as HarnessTrace, warnings: [], signals: [] }
 }
 
 /** The wrapper's `generate` on a parsed prompt: [TurboMind drop_middle], messages, template, text. */
@@ -327,7 +337,7 @@ export function harnessSeqLimit(
   return {
     maxSeqLen: max,
     tokenLen(prompt, mode) {
-      const applied = applyMetaTemplate(prompt, wrapperMetaTemplate(h), { parser: 'api', mode, family: h.name })
+      const applied = applyMetaTemplate(prompt, wrapperMetaTemplate(h), { parser: 'api', mode, family: 'opencompass' })
       // A prompt the parser rejects fails the same way when it is sent; nothing is dropped for it here.
       if (!applied.parsed) return 0
       const json = parsedJson(applied.parsed)

@@ -90,8 +90,38 @@ const provenanceSchema = z
 /** OpenCompass/AISBench model classes that wrap a chat template (the only ones calling apply_chat_template). */
 export const CHAT_WRAPPERS = ['HuggingFacewithChatTemplate', 'VLLMwithChatTemplate', 'TurboMindModelwithChatTemplate'] as const
 export type ChatWrapper = (typeof CHAT_WRAPPERS)[number]
-export const HARNESS_NAMES = ['opencompass', 'aisbench'] as const
+export const HARNESS_NAMES = ['opencompass', 'aisbench', 'lm-eval'] as const
 export type HarnessName = (typeof HARNESS_NAMES)[number]
+/** lm-evaluation-harness model classes PromptLoom reproduces: HFLM (`--model hf`) with `--apply_chat_template`. */
+export const LM_EVAL_WRAPPERS = ['HFLM'] as const
+export type LmEvalWrapper = (typeof LM_EVAL_WRAPPERS)[number]
+
+/**
+ * lm-evaluation-harness options that change what the model receives (../shared/specs and README: "lm-eval"):
+ * evaluator flags (fewshot_as_multiturn, system_instruction), the task config's formatting fields (description,
+ * target_delimiter, fewshot_delimiter, gen_prefix, generation_kwargs.until) and HFLM's model_args
+ * (chat_template_args, enable_thinking, add_bos_token). Unknown keys are refused: a typo must not pass silently.
+ */
+export const lmEvalOptionsSchema = z
+  .object({
+    /** `--fewshot_as_multiturn`: examples as user/assistant turns (true, the default with a chat template) or one user message. */
+    fewshot_as_multiturn: z.boolean().optional(),
+    /** `--system_instruction`. */
+    system_instruction: z.string().optional(),
+    /** The task's `description`; default: the dataset template's SYSTEM text. */
+    description: z.string().optional(),
+    target_delimiter: z.string().optional(),
+    fewshot_delimiter: z.string().optional(),
+    /** The task's `gen_prefix` (assistant prefill), also put before each example's answer as upstream does. */
+    gen_prefix: z.string().optional(),
+    /** generation_kwargs.until; default [fewshot_delimiter]. HFLM adds the EOS token. */
+    until: z.array(z.string()).optional(),
+    chat_template_args: z.record(z.string(), z.unknown()).optional(),
+    enable_thinking: z.boolean().optional(),
+    add_bos_token: z.boolean().optional()
+  })
+  .strict()
+export type LmEvalOptions = z.infer<typeof lmEvalOptionsSchema>
 
 /**
  * The evaluation harness that wraps a chat-template model: which harness and model class, and the model config's
@@ -99,18 +129,40 @@ export type HarnessName = (typeof HARNESS_NAMES)[number]
  * generation_kwargs, drop_middle, max_seq_len, …). Without it, a chat-template profile follows the harness of the
  * dataset config it renders (OpenCompass for OpenCompass configs, AISBench for AISBench configs).
  */
+const ALL_WRAPPERS = [...CHAT_WRAPPERS, ...LM_EVAL_WRAPPERS] as const
 const harnessSchema = z
   .object({
     /** Absent: the harness of the dataset config it renders with. */
     name: z.enum(HARNESS_NAMES, { error: `harness.name must be one of ${HARNESS_NAMES.join(', ')}` }).optional(),
-    wrapper: z.enum(CHAT_WRAPPERS, { error: `harness.wrapper must be one of ${CHAT_WRAPPERS.join(', ')}` }),
+    wrapper: z.enum(ALL_WRAPPERS, { error: `harness.wrapper must be one of ${ALL_WRAPPERS.join(', ')}` }),
+    /** OpenCompass/AISBench: the model config's kwargs; lm-eval: lmEvalOptionsSchema. */
     model_kwargs: z.record(z.string(), z.unknown()).default({})
   })
   .strict()
+  .superRefine((h, ctx) => {
+    const lm = (LM_EVAL_WRAPPERS as readonly string[]).includes(h.wrapper)
+    if (h.name === 'lm-eval' && !lm)
+      ctx.addIssue({ code: 'custom', path: ['wrapper'], message: `harness.wrapper must be ${LM_EVAL_WRAPPERS.join(' or ')} when harness.name is lm-eval` })
+    if (h.name !== 'lm-eval' && lm)
+      ctx.addIssue({ code: 'custom', path: ['name'], message: `harness.wrapper ${h.wrapper} is lm-evaluation-harness's: harness.name must be lm-eval` })
+    if (h.name === 'lm-eval') {
+      const r = lmEvalOptionsSchema.safeParse(h.model_kwargs)
+      if (!r.success)
+        for (const i of r.error.issues) {
+          const path = ['model_kwargs', ...i.path.map(String)]
+          const message =
+            i.code === 'unrecognized_keys'
+              ? `unknown lm-eval option(s) ${i.keys.map((k) => `"${k}"`).join(', ')}; known: ${Object.keys(lmEvalOptionsSchema.shape).join(', ')}`
+              : i.message
+          ctx.addIssue({ code: 'custom', path, message })
+        }
+    }
+  })
 
 export const modelProfileSchema = z
   .object({
-    id: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, 'id must be lowercase letters, digits, ".", "_" or "-"'),
+    // "qwen2.5-instruct@lm-eval": the same profile as a column under another harness (load-models.ts).
+    id: z.string().regex(/^[a-z0-9][a-z0-9._-]*(@[a-z0-9._-]+)?$/, 'id must be lowercase letters, digits, ".", "_" or "-" (and one "@harness" suffix)'),
     name: z.string().min(1, 'name must not be empty'),
     family: z.string().min(1, 'family must not be empty'),
     format: z.enum(PROFILE_FORMATS, { error: `format must be one of ${PROFILE_FORMATS.join(', ')}` }),

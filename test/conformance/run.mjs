@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Conformance suite: runs `promptloom conformance` on every golden case file in ../shared/conformance/cases,
+// Conformance suite: runs `promptloom conformance` on every golden case file in ../shared/conformance/cases and
+// test/conformance/cases-local,
 // compares with the upstream outputs through ../shared/conformance/check.mjs, and fails on any failure that is
 // not in known-failures.txt. That list may only shrink: a listed case that now passes is reported so it can be
 // removed, and `--update` rewrites the list (use it only to remove entries).
@@ -19,7 +20,10 @@ if (!existsSync(casesDir)) {
   console.log('conformance: 0 passed, 1 failed, 0 skipped')
   process.exit(1)
 }
-const files = readdirSync(casesDir).filter((f) => f.endsWith('.jsonl')).sort().map((f) => join(casesDir, f))
+// Golden cases this repository makes itself by running upstream (test/tools/harness-goldens): lm-eval, …
+const localDir = join(root, 'test', 'conformance', 'cases-local')
+const jsonl = (dir) => (existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort().map((f) => join(dir, f)) : [])
+const files = [...jsonl(casesDir), ...jsonl(localDir)]
 const outputs = join(outDir, 'conformance-outputs.jsonl')
 const cli = spawnSync(process.execPath, [join(root, 'out/main/cli.js'), 'conformance', ...files], { encoding: 'utf8', maxBuffer: 1 << 30 })
 if (cli.status !== 0) {

@@ -15,6 +15,7 @@ import { runLintSpecs } from './lint.spec.mjs'
 import { runMultimodalSpecs } from './multimodal.spec.mjs'
 import { runConversationSpecs } from './conversation.spec.mjs'
 import { runTrustSpecs } from './trust.spec.mjs'
+import { runHarnessSpecs } from './harnesses.spec.mjs'
 import { enterSandbox } from '../support/sandbox.mjs'
 
 // Servers, browsers and project stores write only inside this run's sandbox folder, removed at the end.
@@ -229,6 +230,7 @@ await runBuilderSpecs(t)
 await runMultimodalSpecs(t)
 await runConversationSpecs(t)
 await runTrustSpecs(t)
+await runHarnessSpecs(t)
 if (process.env.PL_E2E_SKIP_1M) t.skip('1M rows', 'PL_E2E_SKIP_1M is set')
 else await runMillionRowSpecs(t, shots)
 await runElectronSpecs(t)

@@ -4,6 +4,7 @@ import { readFile, stat } from 'node:fs/promises'
 import { extname } from 'node:path'
 import type { Problem } from '../../../shared/api/types'
 import type { ModelProfile } from '../../../shared/models'
+import { parseHarnessRef, profileUnderHarness } from '../../../shared/models/harness-ref'
 import { loadConfig } from '../config/load-config-async'
 import { importProfileFromModelFolder } from '../models/import-model-folder'
 import { importProfileFromOpenCompassConfig } from '../models/import-opencompass-config'
@@ -11,7 +12,27 @@ import { loadProfileFile, loadProfileLibrary } from '../models/profile-library'
 import { tokenCounterForProfile } from '../models/tokenizer'
 import type { ModelContext } from './render-row'
 
+/** REF@HARNESS[,K=V…] (shared/models/harness-ref.ts): REF's profiles, each as a column under that harness. */
 async function loadOne(ref: string, library: () => Promise<ModelProfile[]>): Promise<{ profiles: ModelProfile[]; problems: Problem[] }> {
+  let hr
+  try {
+    hr = (await stat(ref).catch(() => null)) ? null : parseHarnessRef(ref)
+  } catch (e) {
+    return { profiles: [], problems: [{ code: 'model-profile', message: `${ref}: ${(e as Error).message}`, severity: 'error', at: { file: ref } }] }
+  }
+  if (!hr) return loadPlain(ref, library)
+  const base = await loadPlain(hr.base, library)
+  const profiles: ModelProfile[] = []
+  const problems = [...base.problems]
+  for (const p of base.profiles) {
+    const r = profileUnderHarness(p, hr.harness, hr.options)
+    if (r.ok) profiles.push(r.profile)
+    else problems.push({ code: 'model-profile', message: `${ref}: ${r.errors.map((e) => `${e.path || '(profile)'}: ${e.message}`).join('; ')}`, severity: 'error', at: { file: ref } })
+  }
+  return { profiles, problems }
+}
+
+async function loadPlain(ref: string, library: () => Promise<ModelProfile[]>): Promise<{ profiles: ModelProfile[]; problems: Problem[] }> {
   const fail = (message: string): { profiles: ModelProfile[]; problems: Problem[] } => ({
     profiles: [],
     problems: [{ code: 'model-profile', message: `${ref}: ${message}`, severity: 'error', at: { file: ref } }]

@@ -92,6 +92,20 @@ describe('promptloom CLI', () => {
     expect(existsSync(join(dir, '.promptloom'))).toBe(false)
   })
 
+  it('render --model ID@lm-eval adds the same model as lm-evaluation-harness sends it, beside its own column', async () => {
+    const r = await run(['render', '--config', demoProjectDir(), '--variant', 'demo-mm-dialogue', '--model', 'qwen2.5-instruct', '--model', 'qwen2.5-instruct@lm-eval,fewshot_as_multiturn=false'])
+    const first = r.out.trim().split('\n').slice(0, 2).map((l) => JSON.parse(l))
+    expect(first.map((l) => [l.model, l.harness])).toEqual([
+      ['qwen2.5-instruct', 'AISBench HuggingFacewithChatTemplate'],
+      [expect.stringMatching(/^qwen2\.5-instruct@lm-eval-/), 'lm-evaluation-harness HFLM']
+    ])
+  })
+
+  it('render refuses an unknown harness after "@", naming the known ones', async () => {
+    const r = await run(['render', '--config', demoProjectDir(), '--model', 'qwen2.5-instruct@helm'])
+    expect([r.code, r.err]).toEqual([2, expect.stringContaining('unknown harness "helm" after "@": use one of opencompass, aisbench, lm-eval')])
+  })
+
   it('render names an unknown model', async () => {
     const r = await run(['render', '--config', demoProjectDir(), '--model', 'no-such-model'])
     expect(r.code).toBe(2)
