@@ -19,15 +19,19 @@ Writes the curated dataset: the rows SCOPE keeps, with field edits applied, in t
   PATH              a dataset, a project folder or a config (--config and --dataset as for render also work)
   --out FILE        where to write (atomically: a temp file renamed into place; nothing is left on failure)
   --only all|accepted|not-rejected       which rows (default all)
-  --format jsonl|mm-custom|vlmeval-tsv|hf-parquet
+  --format jsonl|json|mm-custom|vlmeval-tsv|hf-parquet
                     default: the source's own form
                       jsonl        the rows as JSON lines, media as chosen with --media
+                      json         the rows as one JSON array (a .json source, e.g. LLaVA's fine-tune file)
                       mm-custom    AISBench mm_custom {type, path: [absolute paths], question, answer}; media are
                                    always paths (inline or re-encoded ones are written to FILE's _media folder)
                       vlmeval-tsv  VLMEvalKit TSV, every field quoted; images as base64, several as a list literal
                       hf-parquet   Hugging Face datasets Parquet, media as Image/Audio/Video {bytes, path}
   --curation        add curation_status, curation_note, curation_tags, curation_edited columns
 ${MEDIA_HELP}
+Conversation rows (OpenAI messages, LLaVA/ShareGPT conversations) keep their own shape, final assistant turn
+included: each image_url / video_url / audio_url part and each image/images field is encoded as --media says;
+input_audio parts stay raw base64 (the only form OpenAI's input_audio takes).
 
 Exit codes: 0 ok, 1 some media could not be encoded (kept as they were; listed on stderr), 2 usage error.
 `

@@ -105,7 +105,7 @@ const exportRequest = z.union([
     .object({
       what: z.literal('dataset'),
       only: scope.default('all'),
-      format: z.enum(['jsonl', 'mm-custom', 'vlmeval-tsv', 'hf-parquet']).optional(),
+      format: z.enum(['jsonl', 'json', 'mm-custom', 'vlmeval-tsv', 'hf-parquet']).optional(),
       media: mediaEncoding.optional(),
       curationColumns: z.boolean().optional(),
       destination

@@ -289,7 +289,7 @@ export interface MediaEncoding {
 export type ExportScope = 'all' | 'accepted' | 'not-rejected'
 
 /** The curated dataset's export forms (see main/services/export/dataset-export.ts). */
-export type DatasetExportFormat = 'jsonl' | 'mm-custom' | 'vlmeval-tsv' | 'hf-parquet'
+export type DatasetExportFormat = 'jsonl' | 'json' | 'mm-custom' | 'vlmeval-tsv' | 'hf-parquet'
 
 /** What the Export dialog asks for: rendered prompts per model, or the curated dataset itself. */
 export type ExportRequest =

@@ -3,7 +3,7 @@
 // "mediaFolder", as LLaVA's --image-folder). Each opens with no config in the real UI: the conversation shows turn by
 // turn with its pictures as media, the final assistant turn as the reference answer (not sent), and every model
 // column holds the turns with no error; base64 never shows as text.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import sharp from 'sharp'
@@ -113,6 +113,7 @@ async function openAndCheck(t, name, target, expect) {
       const text = await page.evaluate(() => document.body.innerText)
       assert(!/iVBORw0KGgo/.test(text), 'base64 shown as text')
     })
+    if (expect.exportCheck) await expect.exportCheck(page)
     assert(errors.length === 0, errors.join('\n'))
   } finally {
     await browser.close()
@@ -124,5 +125,24 @@ export async function runConversationSpecs(t) {
   const dir = mkdtempSync(join(tmpdir(), 'pl-e2e-conv-'))
   const f = await makeFiles(dir)
   await openAndCheck(t, 'OpenAI messages JSONL with images', f.oai, { roles: ['system', 'user'], reference: 'Red.', question: 'What colour is this?' })
-  await openAndCheck(t, 'LLaVA conversations with an images folder', f.llava, { roles: ['user', 'assistant', 'user'], reference: 'Yes.', question: 'Is it bright?' })
+  await openAndCheck(t, 'LLaVA conversations with an images folder', f.llava, {
+    roles: ['user', 'assistant', 'user'],
+    reference: 'Yes.',
+    question: 'Is it bright?',
+    exportCheck: (page) =>
+      t.check('LLaVA conversations: the Export dialog writes the curated dataset as the JSON list it came as, pictures as base64 equal to the files', async () => {
+        await page.getByTestId('export').click()
+        await page.getByTestId('export-what-dataset').check()
+        await page.getByTestId('export-only-all').check()
+        await page.getByTestId('export-media').selectOption('base64')
+        const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-run').click()])
+        const file = join(dir, 'llava-curated.json')
+        await download.saveAs(file)
+        assert(download.suggestedFilename().endsWith('.json'), `file name ${download.suggestedFilename()}`)
+        const rows = JSON.parse(readFileSync(file, 'utf8'))
+        assert(rows.length === 2 && rows[0].conversations.length === 4, `rows ${JSON.stringify(rows).slice(0, 200)}`)
+        assert(Buffer.from(rows[0].image, 'base64').equals(readFileSync(join(f.llava, 'images', 'red.png'))), 'the picture does not decode to red.png')
+        return `${rows.length} rows`
+      })
+  })
 }

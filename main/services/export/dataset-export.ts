@@ -1,6 +1,7 @@
 // Export of the curated dataset itself (issue #9 item 6): the rows a scope keeps, with their field edits applied,
 // optionally with curation columns, in one of the forms evaluation tools read —
 //   jsonl        the rows as JSON lines, media encoded as chosen;
+//   json         the rows as one JSON array (LLaVA's fine-tune JSON, a `json.load`-read list), media as chosen;
 //   mm-custom    AISBench mm_custom JSONL {type, path: [absolute paths], question, answer} (MMCustomDataset reads
 //                files by path, so media are always paths; inline or re-encoded assets are written beside it);
 //   vlmeval-tsv  VLMEvalKit TSV (tab-separated, every field quoted as vlmeval.smp.dump writes it), images as
@@ -21,7 +22,7 @@ import { ordered } from './ordered'
 import { tokenizePromptMedia } from './prompt-media'
 import type { AssetForm } from '../media/encode'
 
-export const DATASET_FORMATS = ['jsonl', 'mm-custom', 'vlmeval-tsv', 'hf-parquet'] as const
+export const DATASET_FORMATS = ['jsonl', 'json', 'mm-custom', 'vlmeval-tsv', 'hf-parquet'] as const
 export type DatasetExportFormat = (typeof DATASET_FORMATS)[number]
 
 export interface DatasetExportRow {
@@ -62,6 +63,8 @@ export function sourceFormat(datasetFormat: string, columns: ColumnInfo[]): Data
   const names = new Set(columns.map((c) => c.name))
   if (datasetFormat === 'parquet') return 'hf-parquet'
   if (datasetFormat === 'tsv') return 'vlmeval-tsv'
+  // A JSON list (LLaVA's fine-tune files, read with json.load) stays one.
+  if (datasetFormat === 'json') return 'json'
   if (names.has('type') && names.has('path') && names.has('question')) return 'mm-custom'
   return 'jsonl'
 }
@@ -91,14 +94,19 @@ export async function writeDatasetExport(a: Args): Promise<DatasetExportResult> 
     else {
       const lines = ordered(a.rows, (r) => textRecord(a, r), WINDOW)
       if (a.format === 'vlmeval-tsv') await w.write(tsvHeader(a) + '\n')
+      // A JSON array is written as a stream too: "[", the records separated by ",\n", "]".
+      const array = a.format === 'json'
+      if (array) await w.write('[')
       for await (const rec of lines) {
         if (a.signal?.aborted) break
         note(rec.index, rec.failed)
         res.media += rec.media - rec.failed.length
+        if (array) await w.write(res.rows === 0 ? '\n' : ',\n')
         for (const p of rec.parts) await w.write(p)
         res.rows++
         a.onRow?.(res.rows)
       }
+      if (array) await w.write(res.rows === 0 ? ']\n' : '\n]\n')
     }
     if (a.signal?.aborted) {
       await w.abort()
@@ -171,7 +179,7 @@ async function textRecord(a: Args, r: DatasetExportRow): Promise<TextRecord> {
   } else {
     const out: Record<string, unknown> = {}
     for (const [k, v] of Object.entries(r.value)) out[k] = toPlainJson(tokenize(v, k, slots, form))
-    text = JSON.stringify(a.curationColumns ? { ...out, ...curationFields(r, false) } : out) + '\n'
+    text = JSON.stringify(a.curationColumns ? { ...out, ...curationFields(r, false) } : out) + (a.format === 'json' ? '' : '\n')
   }
   const failed = await slots.settle()
   return { index: r.index, parts: slots.splice(text, json, (s) => s.replace(/"/g, '""')), media: slots.size, failed }

@@ -57,6 +57,7 @@ import type { LintReport } from '../../../shared/lint/report'
 import { ProjectTemplates, overridesFile } from './template-overrides'
 import { conversationOf, defaultVariant, variantsFromConfig, type Variant } from './variants'
 import { conversationView } from './render-conversation'
+import { contentPlainText } from '../../../shared/conversation'
 import { inferencerNote, needsWholeSplit, variantMode } from './infer-mode'
 import { applyLoader } from '../loaders/apply-loader'
 import { looksLikeMmCustom, mmCustomConfig } from '../loaders/detect'
@@ -997,7 +998,7 @@ export class Workspace {
   }
 }
 
-const DATASET_EXT: Record<DatasetExportFormat, string> = { jsonl: '.jsonl', 'mm-custom': '.mm_custom.jsonl', 'vlmeval-tsv': '.tsv', 'hf-parquet': '.parquet' }
+const DATASET_EXT: Record<DatasetExportFormat, string> = { jsonl: '.jsonl', json: '.json', 'mm-custom': '.mm_custom.jsonl', 'vlmeval-tsv': '.tsv', 'hf-parquet': '.parquet' }
 
 /** A cancelled export: nothing was written (atomic); a browser-mode export's own temp folder goes too. */
 async function cancelled(target: string, dialog: boolean): Promise<ExportResult> {
@@ -1033,10 +1034,30 @@ function cellText(v: unknown): string {
   return s.replace(/\s+/g, ' ').slice(0, 120)
 }
 
+function firstUserText(turns: unknown[]): string | null {
+  for (const m of turns.slice(0, 8)) {
+    if (!m || typeof m !== 'object') continue
+    const o = m as Record<string, unknown>
+    const role = o.role ?? o.from
+    if (role !== 'user' && role !== 'human') continue
+    const text = contentPlainText(o.content ?? o.value).replace(/<(image|audio|video)>/g, '').slice(0, 2000)
+    if (text.trim()) return text
+  }
+  return null
+}
+
 function previewOf(value: Record<string, unknown>): string {
   const parts: string[] = []
   let len = 0
   for (const [k, v] of Object.entries(value)) {
+    // A conversation row (OpenAI messages, LLaVA/ShareGPT conversations) previews as its first user turn's text.
+    const chat = Array.isArray(v) && /^(messages|conversations?)$/.test(k) ? firstUserText(v) : null
+    if (chat) {
+      parts.push(chat.replace(/\s+/g, ' ').trim())
+      len += chat.length
+      if (len > PREVIEW_CHARS) break
+      continue
+    }
     if (typeof v !== 'string' || v.length > 2000 || /^data:|^[A-Za-z0-9+/]{200,}/.test(v)) continue
     if (/^(id|image|audio|video|path)$/i.test(k)) continue
     parts.push(v.replace(/\s+/g, ' '))

@@ -65,6 +65,14 @@ describe('conversation datasets in the workspace', () => {
     expect(p.variants[0].label).toContain('reference answer')
   })
 
+  it('lists each row by its first user turn', async () => {
+    const d = dir()
+    const ws = workspace()
+    await ws.open(await openAiFile(d))
+    const page = await ws.rowsPage({ start: 0, count: 2 })
+    expect(page.items.map((x) => x.preview)).toEqual(['What colour is this?', 'Hi'])
+  })
+
   it('sends an OpenAI-style API the turns with their content parts, the last assistant turn kept as the reference', async () => {
     const d = dir()
     const ws = workspace()
