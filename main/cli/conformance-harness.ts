@@ -17,7 +17,7 @@ import {
   type PipelineInput
 } from '../../shared/engine'
 import type { HarnessTrace, ModelRender } from '../../shared/api/types'
-import type { ModelProfile } from '../../shared/models'
+import { parseProfile, type ModelProfile } from '../../shared/models'
 import { profileUnderHarness } from '../../shared/models/harness-ref'
 import { profileFromOpenCompassModel } from '../services/models/import-opencompass-config'
 import { loadProfileLibrary } from '../services/models/profile-library'
@@ -217,4 +217,64 @@ export async function runLmEvalCase(c: ConformanceCase, host: ConformanceHost): 
   }
   const stop_words = rows[0]?.models[0]?.harness?.stopWords ?? []
   return toPlainJson({ stop_words, items: rows.map((r, i) => item(i, r.models[0])) })
+}
+
+/** The built-in profile a case names, or — for one the library does not ship yet — a profile of the case's template. */
+async function caseProfile(model: any, host: ConformanceHost): Promise<ModelProfile | CaseError> {
+  const lib = await loadProfileLibrary()
+  const source = host.loadChatTemplate(String(model.chat_template))
+  let base = lib.profiles.find((p) => p.id === model.profile)
+  if (!base) {
+    if (source === undefined) return { error: `no built-in profile ${model.profile} and no template ${model.chat_template}`, stage: 'model' }
+    const r = parseProfile({ id: model.profile, name: model.profile, family: 'case', format: 'hf-chat-template', chat_template: source, context_length: 32768 })
+    if (!r.ok) return { error: r.errors.map((e) => e.message).join('; '), stage: 'model' }
+    base = r.profile
+  }
+  if (source !== undefined && source !== base.chat_template) base = { ...base, chat_template: source }
+  if (model.special_tokens) base = { ...base, special_tokens: model.special_tokens }
+  return base
+}
+
+/**
+ * 'vlmevalkit' cases (test/conformance/cases-local/vlmevalkit.jsonl, made by running VLMEvalKit): the case's rows as
+ * a dataset (with a plain template: VLMEvalKit ignores it), the model under the vlmevalkit harness as
+ * `--model ID@vlmevalkit,…` makes it, every row through renderPreparedRow. Image parts compare as {type: image}.
+ */
+export async function runVlmevalCase(c: ConformanceCase, host: ConformanceHost): Promise<unknown> {
+  const input = c.input ?? {}
+  const model = input.model ?? {}
+  const base = await caseProfile(model, host)
+  if ('error' in base) return base
+  const r = profileUnderHarness(base, 'vlmevalkit', model.harness?.model_kwargs ?? {})
+  if (!r.ok) return { error: `model: ${r.errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`, stage: 'model' }
+  const ctx: ModelContext = { profile: r.profile, counter: await tokenCounterForProfile(r.profile) }
+  const test: Record<string, unknown>[] = input.test ?? []
+  const prepared = preparePipeline({
+    family: 'opencompass',
+    reader_cfg: { input_columns: ['question'], output_column: 'answer' },
+    infer_cfg: { prompt_template: { type: 'PromptTemplate', template: '{question}' }, retriever: { type: 'ZeroRetriever' }, inferencer: { type: 'GenInferencer' } },
+    train: [],
+    test,
+    meta_template: null,
+    parser: 'api',
+    mode: 'gen'
+  })
+  if ('code' in prepared) return { error: prepared.message, stage: prepared.stage }
+  const imageless = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map((m: any) => ({ role: m.role, content: Array.isArray(m.content) ? m.content.map((p: any) => (p?.type === 'image' ? { type: 'image' } : p)) : m.content }))
+      : v
+  const items = prepared.test.map((_, i) => {
+    const t = renderPreparedRow(prepared, i, i, [ctx], false).models[0]?.harness
+    if (!t || t.error) return { index: i, error: { error: t?.error?.message ?? 'no harness trace' } }
+    const struct = (t.modelInput as { type: string; value: string }[]).map((s) => (s.type === 'image' ? { type: 'image' } : s))
+    return {
+      index: i,
+      custom_prompt: t.vlmPrompt === 'model',
+      struct,
+      chat_messages: imageless(t.chatMessages),
+      prompt: t.prompt
+    }
+  })
+  return toPlainJson({ items })
 }

@@ -6,7 +6,7 @@ import { conformanceRunners, runConformanceCase, type ConformanceHost, type Conf
 import { parsePyJson } from '../../shared/engine'
 import { runLoaderCase } from '../services/loaders/conformance-case'
 import { UsageError } from './args'
-import { runHarnessCase, runLmEvalCase } from './conformance-harness'
+import { runHarnessCase, runLmEvalCase, runVlmevalCase } from './conformance-harness'
 
 /** Families whose cases run through the app's own row renderer (main/), not a shared-only runner. */
 const runners: Record<string, ConformanceRunner> = {
@@ -14,6 +14,7 @@ const runners: Record<string, ConformanceRunner> = {
   'opencompass-chat': runHarnessCase,
   'aisbench-chat': runHarnessCase,
   'lm-eval': runLmEvalCase,
+  vlmevalkit: runVlmevalCase,
   // Loader cases need files and a picture codec: main runs them with the app's loader code.
   'aisbench-loader': runLoaderCase
 }

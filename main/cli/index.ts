@@ -32,7 +32,7 @@ Usage:
 PATH / --config may be a project folder (project.json), an OpenCompass/AISBench config (.py .json .yaml) or a
 dataset (.jsonl .json .csv .tsv .parquet, or a folder with train/test files). --model takes a profile JSON, an
 OpenCompass model config, a model folder (tokenizer_config.json …) or a built-in profile name; M@HARNESS[,K=V…]
-(opencompass, aisbench, lm-eval) renders the same model as that harness sends it (see render --help).
+(opencompass, aisbench, lm-eval, vlmevalkit) renders the same model as that harness sends it (see render --help).
 Exit codes: 0 ok, 1 problems found (rows skipped, render errors), 2 usage error.
 `
 

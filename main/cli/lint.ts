@@ -31,7 +31,8 @@ test rows. Rejected rows (saved curation) are left out.
                  checks (duplicates, label balance, examples in the test set) then see that slice only
   --model M      profile JSON, OpenCompass model config, model folder or built-in name (repeatable);
                  default: the project's models. M@HARNESS[,KEY=VALUE…] lints it under another harness
-                 (opencompass, aisbench, lm-eval), e.g. --model qwen2.5-instruct@lm-eval,fewshot_as_multiturn=false
+                 (opencompass, aisbench, lm-eval, vlmevalkit), e.g.
+                 --model qwen2.5-instruct@lm-eval,fewshot_as_multiturn=false
   --variant V    template variant (dataset abbr); default: the first
   --json         print the report as JSON (documented in shared/lint/README.md, "version": 1)
   --fail-on L    exit 1 when a finding of level L or worse exists: error (default), warning, never

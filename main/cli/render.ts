@@ -26,11 +26,13 @@ Renders every row through the config's template and each model's format: one JSO
   --shard I/N       only shard I of N (from 0): a contiguous slice of the rows, so N runs together cover every row
                     once and their outputs concatenated in order are the whole output
   --model M         a profile JSON, OpenCompass model config, model folder or built-in profile name (repeatable);
-                    M@HARNESS[,KEY=VALUE…] shows it under another harness (opencompass, aisbench, lm-eval), e.g.
-                    --model qwen2.5-instruct@lm-eval --model 'qwen2.5-instruct@lm-eval,fewshot_as_multiturn=false'
+                    M@HARNESS[,KEY=VALUE…] shows it under another harness (opencompass, aisbench, lm-eval,
+                    vlmevalkit), e.g. --model qwen2.5-instruct@lm-eval
+                    --model 'qwen2.5-instruct@lm-eval,fewshot_as_multiturn=false' --model qwen-vl.json@vlmevalkit
                     (lm-eval options: fewshot_as_multiturn, system_instruction, description, target_delimiter,
                     fewshot_delimiter, gen_prefix, until, chat_template_args, enable_thinking, add_bos_token;
-                    VALUE is JSON when it parses as JSON, else text)
+                    vlmevalkit: use_custom_prompt, system_prompt, custom_dataset; VALUE is JSON when it parses as
+                    JSON, else text)
   --variant ABBR    the config's dataset abbr to render (default: the first)
   --format string|messages|prompt-list
   --only all|accepted|not-rejected   rows by their saved curation (default all)

@@ -175,8 +175,8 @@ export interface ModelRender {
 
 /** One request through an evaluation harness's chat-template wrapper, step by step (as the goldens record it). */
 export interface HarnessTrace {
-  harness: 'opencompass' | 'aisbench' | 'lm-eval'
-  wrapper: 'HuggingFacewithChatTemplate' | 'VLLMwithChatTemplate' | 'TurboMindModelwithChatTemplate' | 'HFLM'
+  harness: 'opencompass' | 'aisbench' | 'lm-eval' | 'vlmevalkit'
+  wrapper: 'HuggingFacewithChatTemplate' | 'VLLMwithChatTemplate' | 'TurboMindModelwithChatTemplate' | 'HFLM' | 'Qwen2VLChat'
   /** "OpenCompass HuggingFacewithChatTemplate", "lm-evaluation-harness HFLM". */
   label: string
   /** `parse_template(prompt, mode)`: the wrapper's API parser output, [{role, prompt}] or a str. */
@@ -196,6 +196,8 @@ export interface HarnessTrace {
   fastchat?: string
   /** lm-eval: the template error that made HFLM render again without the system message. */
   retriedWithoutSystem?: string
+  /** VLMEvalKit: whose prompt the row got — the model's own (use_custom_prompt) or the dataset's build_prompt. */
+  vlmPrompt?: 'model' | 'dataset'
   /** lm-eval PPL: the continuation scored after the context (the text ends with it). */
   continuation?: string
 }

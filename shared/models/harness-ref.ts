@@ -4,11 +4,12 @@
 //   REF@HARNESS[,KEY=VALUE…]
 //
 // REF is what --model takes otherwise (a built-in profile id, a profile JSON, a model config or folder); HARNESS is
-// opencompass, aisbench or lm-eval; each KEY=VALUE is a harness option (lm-eval: fewshot_as_multiturn,
-// system_instruction, …; OpenCompass/AISBench: the wrapper's model config kwargs), VALUE read as JSON when it
+// opencompass, aisbench, lm-eval or vlmevalkit; each KEY=VALUE is a harness option (lm-eval: fewshot_as_multiturn,
+// system_instruction, …; VLMEvalKit: use_custom_prompt, system_prompt, custom_dataset; OpenCompass/AISBench: the
+// wrapper's model config kwargs), VALUE read as JSON when it
 // parses as JSON (false, 3, ["\n\n"]) and as plain text otherwise. The derived profile has the id REF's id + "@" +
 // HARNESS (+ "-" and a short hash of the options when there are any), so both columns can be open side by side.
-import { HARNESS_NAMES, parseProfile, type HarnessName, type ModelProfile, type ParseProfileResult } from './profile'
+import { CHAT_WRAPPERS, HARNESS_NAMES, parseProfile, type HarnessName, type ModelProfile, type ParseProfileResult } from './profile'
 import { HARNESS_TITLE } from './harness'
 
 export interface HarnessRef {
@@ -62,10 +63,13 @@ export function profileUnderHarness(profile: ModelProfile, harness: HarnessName,
   const baseId = profile.id.replace(/@.*$/, '')
   const hasOptions = Object.keys(options).length > 0
   const own = profile.harness
+  const ocLike = (n: HarnessName | undefined) => n === undefined || n === 'opencompass' || n === 'aisbench'
+  const ownWrapper = own && ocLike(own.name) && (CHAT_WRAPPERS as readonly string[]).includes(own.wrapper) ? own.wrapper : undefined
   const wrapper =
-    harness === 'lm-eval' ? 'HFLM' : own && own.wrapper !== 'HFLM' ? own.wrapper : 'HuggingFacewithChatTemplate'
-  // Moving an OpenCompass config's model to AISBench keeps its wrapper kwargs; lm-eval takes its own options only.
-  const kwargs = harness !== 'lm-eval' && own && own.name !== 'lm-eval' ? { ...own.model_kwargs, ...options } : options
+    harness === 'lm-eval' ? 'HFLM' : harness === 'vlmevalkit' ? 'Qwen2VLChat' : (ownWrapper ?? 'HuggingFacewithChatTemplate')
+  // Moving an OpenCompass config's model to AISBench keeps its wrapper kwargs; lm-eval and VLMEvalKit take their own
+  // options only.
+  const kwargs = ocLike(harness) && ownWrapper && own ? { ...own.model_kwargs, ...options } : options
   const described = hasOptions ? ` (${Object.entries(options).map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`).join(', ')})` : ''
   return parseProfile({
     ...profile,

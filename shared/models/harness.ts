@@ -8,8 +8,10 @@ import { applyMetaTemplate, chatApiParse, chatMessages, parsedJson } from '../en
 import type { ChatMessageJson, Mode, Prompt, SeqLimit } from '../engine'
 import { getConversationTemplate } from '../formats/fastchat'
 import { conversationTemplateForModel } from '../formats/fastchat/model-adapters'
-import type { ChatWrapper, HarnessName, LmEvalWrapper, ModelProfile } from './profile'
+import type { ChatWrapper, HarnessName, LmEvalWrapper, ModelProfile, VlmevalWrapper } from './profile'
 import { LM_EVAL_LABEL, lmEvalStopWords, wrapLmEval } from './lm-eval'
+import { VLMEVAL_LABEL, wrapVlmeval } from './vlmevalkit'
+import type { Row } from '../engine'
 import { renderForModel } from './render-for-model'
 import type { ChatMessage } from './renderers'
 import type { Signal, TokenCount } from './signals'
@@ -17,21 +19,28 @@ import type { HarnessTrace } from '../api/types'
 
 export interface HarnessSpec {
   name: HarnessName
-  wrapper: ChatWrapper | LmEvalWrapper
+  wrapper: ChatWrapper | LmEvalWrapper | VlmevalWrapper
   model_kwargs: Record<string, unknown>
 }
 
-const WRAPPER_SHORT: Record<ChatWrapper | LmEvalWrapper, string> = {
+const WRAPPER_SHORT: Record<ChatWrapper | LmEvalWrapper | VlmevalWrapper, string> = {
+  Qwen2VLChat: 'Qwen2-VL',
   HuggingFacewithChatTemplate: 'HF',
   VLLMwithChatTemplate: 'vLLM',
   TurboMindModelwithChatTemplate: 'TurboMind',
   HFLM: 'HF'
 }
-export const HARNESS_TITLE: Record<HarnessName, string> = { opencompass: 'OpenCompass', aisbench: 'AISBench', 'lm-eval': 'lm-evaluation-harness' }
+export const HARNESS_TITLE: Record<HarnessName, string> = {
+  opencompass: 'OpenCompass',
+  aisbench: 'AISBench',
+  'lm-eval': 'lm-evaluation-harness',
+  vlmevalkit: 'VLMEvalKit'
+}
 
 /** "OpenCompass HuggingFacewithChatTemplate": what a model column says about the semantics it follows. */
 export function harnessLabel(h: HarnessSpec): string {
   if (h.name === 'lm-eval') return LM_EVAL_LABEL
+  if (h.name === 'vlmevalkit') return VLMEVAL_LABEL
   return `${HARNESS_TITLE[h.name]} ${h.wrapper}`
 }
 
@@ -96,6 +105,10 @@ export function wrapperMetaTemplate(h: HarnessSpec): unknown {
  */
 export function wrapperStopWords(h: HarnessSpec, profile: ModelProfile): string[] {
   if (h.name === 'lm-eval') return lmEvalStopWords(h, profile)
+  if (h.name === 'vlmevalkit') {
+    const eos = profile.special_tokens.eos_token
+    return typeof eos === 'string' ? [eos] : []
+  }
   const words = new Set<string>()
   const own = h.model_kwargs.stop_words
   if (Array.isArray(own)) for (const w of own) if (typeof w === 'string') words.add(w)
@@ -120,6 +133,8 @@ export interface WrapResult {
 export interface WrapOptions {
   mode: Mode
   row?: number
+  /** The dataset row itself: VLMEvalKit builds its prompt from the row's columns, not from the config's template. */
+  data?: Row
   countTokens?: (text: string) => TokenCount
 }
 
@@ -181,6 +196,7 @@ const AIS_POPPED = ['is_synthetic', 'batch_size', 'do_performance'] as const
 /** One dataset PromptList through the wrapper, from its own parser to the text the engine receives. */
 export function wrapChatPrompt(prompt: Prompt, profile: ModelProfile, h: HarnessSpec, opts: WrapOptions): WrapResult {
   if (h.name === 'lm-eval') return wrapLmEval(prompt, profile, h, opts)
+  if (h.name === 'vlmevalkit') return wrapVlmeval(opts.data, profile, h, opts)
   const applied = applyMetaTemplate(prompt, wrapperMetaTemplate(h), { parser: 'api', mode: opts.mode, family: h.name, row: opts.row })
   if (applied.error || !applied.parsed) {
     const out = emptyResult(profile, h)
@@ -199,9 +215,9 @@ export function wrapChatPrompt(prompt: Prompt, profile: ModelProfile, h: Harness
  * template (OpenCompass's default maps a system message to HUMAN), then the same steps as any prompt.
  */
 export function wrapChatHistory(history: ChatMessageJson[], profile: ModelProfile, h: HarnessSpec, opts: WrapOptions): WrapResult {
-  if (h.name === 'lm-eval') {
+  if (h.name === 'lm-eval' || h.name === 'vlmevalkit') {
     const out = emptyResult(profile, h)
-    out.trace.error = { message: 'lm-evaluation-harness has no counterpart of OpenCompass ChatInferencer (a chat replayed turn by turn); render this dataset with a gen variant', stage: 'parse' }
+    out.trace.error = { message: h.name === 'vlmevalkit' ? 'VLMEvalKit chat sets (MMDU, MT-Bench-style) are not reproduced; ChatInferencer rows cannot be shown via VLMEvalKit' : 'lm-evaluation-harness has no counterpart of OpenCompass ChatInferencer (a chat replayed turn by turn); render this dataset with a gen variant', stage: 'parse' }
     return out
   }
   let parsed: unknown

@@ -90,11 +90,28 @@ const provenanceSchema = z
 /** OpenCompass/AISBench model classes that wrap a chat template (the only ones calling apply_chat_template). */
 export const CHAT_WRAPPERS = ['HuggingFacewithChatTemplate', 'VLLMwithChatTemplate', 'TurboMindModelwithChatTemplate'] as const
 export type ChatWrapper = (typeof CHAT_WRAPPERS)[number]
-export const HARNESS_NAMES = ['opencompass', 'aisbench', 'lm-eval'] as const
+export const HARNESS_NAMES = ['opencompass', 'aisbench', 'lm-eval', 'vlmevalkit'] as const
 export type HarnessName = (typeof HARNESS_NAMES)[number]
 /** lm-evaluation-harness model classes PromptLoom reproduces: HFLM (`--model hf`) with `--apply_chat_template`. */
 export const LM_EVAL_WRAPPERS = ['HFLM'] as const
 export type LmEvalWrapper = (typeof LM_EVAL_WRAPPERS)[number]
+/** VLMEvalKit model classes PromptLoom reproduces (their prompt building and message handling). */
+export const VLMEVAL_WRAPPERS = ['Qwen2VLChat'] as const
+export type VlmevalWrapper = (typeof VLMEVAL_WRAPPERS)[number]
+
+/**
+ * VLMEvalKit options (shared/models/vlmevalkit.ts): the model's kwargs that change its input (use_custom_prompt,
+ * system_prompt) and whether the TSV is a custom set (DATASET_TYPE(name, default=None) is None, so Qwen2-VL's own MCQ
+ * prompt does not apply) rather than a registered MCQ benchmark such as MMBench or MMStar.
+ */
+export const vlmevalOptionsSchema = z
+  .object({
+    use_custom_prompt: z.boolean().optional(),
+    system_prompt: z.string().optional(),
+    custom_dataset: z.boolean().optional()
+  })
+  .strict()
+export type VlmevalOptions = z.infer<typeof vlmevalOptionsSchema>
 
 /**
  * lm-evaluation-harness options that change what the model receives (../shared/specs and README: "lm-eval"):
@@ -129,7 +146,11 @@ export type LmEvalOptions = z.infer<typeof lmEvalOptionsSchema>
  * generation_kwargs, drop_middle, max_seq_len, …). Without it, a chat-template profile follows the harness of the
  * dataset config it renders (OpenCompass for OpenCompass configs, AISBench for AISBench configs).
  */
-const ALL_WRAPPERS = [...CHAT_WRAPPERS, ...LM_EVAL_WRAPPERS] as const
+const ALL_WRAPPERS = [...CHAT_WRAPPERS, ...LM_EVAL_WRAPPERS, ...VLMEVAL_WRAPPERS] as const
+const HARNESS_OWN: Partial<Record<HarnessName, { wrappers: readonly string[]; options: z.ZodObject }>> = {
+  'lm-eval': { wrappers: LM_EVAL_WRAPPERS, options: lmEvalOptionsSchema },
+  vlmevalkit: { wrappers: VLMEVAL_WRAPPERS, options: vlmevalOptionsSchema }
+}
 const harnessSchema = z
   .object({
     /** Absent: the harness of the dataset config it renders with. */
@@ -140,19 +161,21 @@ const harnessSchema = z
   })
   .strict()
   .superRefine((h, ctx) => {
-    const lm = (LM_EVAL_WRAPPERS as readonly string[]).includes(h.wrapper)
-    if (h.name === 'lm-eval' && !lm)
-      ctx.addIssue({ code: 'custom', path: ['wrapper'], message: `harness.wrapper must be ${LM_EVAL_WRAPPERS.join(' or ')} when harness.name is lm-eval` })
-    if (h.name !== 'lm-eval' && lm)
-      ctx.addIssue({ code: 'custom', path: ['name'], message: `harness.wrapper ${h.wrapper} is lm-evaluation-harness's: harness.name must be lm-eval` })
-    if (h.name === 'lm-eval') {
-      const r = lmEvalOptionsSchema.safeParse(h.model_kwargs)
+    // lm-eval and VLMEvalKit have their own model classes and options; OpenCompass/AISBench take the config's kwargs.
+    const own = h.name ? HARNESS_OWN[h.name] : undefined
+    const ownerOf = (Object.keys(HARNESS_OWN) as HarnessName[]).find((n) => HARNESS_OWN[n]!.wrappers.includes(h.wrapper))
+    if (own && !own.wrappers.includes(h.wrapper))
+      ctx.addIssue({ code: 'custom', path: ['wrapper'], message: `harness.wrapper must be ${own.wrappers.join(' or ')} when harness.name is ${h.name}` })
+    if (!own && ownerOf)
+      ctx.addIssue({ code: 'custom', path: ['name'], message: `harness.wrapper ${h.wrapper} is ${ownerOf}'s: harness.name must be ${ownerOf}` })
+    if (own) {
+      const r = own.options.safeParse(h.model_kwargs)
       if (!r.success)
         for (const i of r.error.issues) {
           const path = ['model_kwargs', ...i.path.map(String)]
           const message =
             i.code === 'unrecognized_keys'
-              ? `unknown lm-eval option(s) ${i.keys.map((k) => `"${k}"`).join(', ')}; known: ${Object.keys(lmEvalOptionsSchema.shape).join(', ')}`
+              ? `unknown ${h.name} option(s) ${i.keys.map((k) => `"${k}"`).join(', ')}; known: ${Object.keys(own.options.shape).join(', ')}`
               : i.message
           ctx.addIssue({ code: 'custom', path, message })
         }

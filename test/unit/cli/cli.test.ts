@@ -103,7 +103,7 @@ describe('promptloom CLI', () => {
 
   it('render refuses an unknown harness after "@", naming the known ones', async () => {
     const r = await run(['render', '--config', demoProjectDir(), '--model', 'qwen2.5-instruct@helm'])
-    expect([r.code, r.err]).toEqual([2, expect.stringContaining('unknown harness "helm" after "@": use one of opencompass, aisbench, lm-eval')])
+    expect([r.code, r.err]).toEqual([2, expect.stringContaining('unknown harness "helm" after "@": use one of opencompass, aisbench, lm-eval, vlmevalkit')])
   })
 
   it('render names an unknown model', async () => {

@@ -23,7 +23,7 @@ describe('parseHarnessRef', () => {
   })
 
   it('refuses a harness it does not know, naming the ones it does', () => {
-    expect(() => parseHarnessRef('qwen2.5-instruct@helm')).toThrow(/unknown harness "helm".*opencompass, aisbench, lm-eval/)
+    expect(() => parseHarnessRef('qwen2.5-instruct@helm')).toThrow(/unknown harness "helm".*opencompass, aisbench, lm-eval, vlmevalkit/)
   })
 })
 
