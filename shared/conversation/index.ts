@@ -21,6 +21,8 @@
 // The final assistant turn is the row's reference answer (the gold), not part of what is sent: the model is asked
 // to produce it. Earlier assistant turns stay in the history.
 
+import { base64Head, embeddedMedia } from '../media/media-value'
+
 export type ConversationStyle = 'openai' | 'sharegpt'
 
 export interface ConversationColumn {
@@ -86,14 +88,44 @@ const PLACEHOLDER: Record<MediaKey, string> = { image: '<image>', video: '<video
 const PART_OF: Record<MediaKey, string> = { image: 'image_url', video: 'video_url', audio: 'audio_url' }
 const FIELDS: Record<MediaKey, [string, string]> = { image: ['image', 'images'], video: ['video', 'videos'], audio: ['audio', 'audios'] }
 
-/** The media a row lists beside its conversation (`image` or `images`, …), in order; non-strings are skipped. */
+/** The MIME type of media bytes by their magic numbers (for a data: URL); octet-stream when unknown. */
+function mimeOf(b: Uint8Array, kind: MediaKey): string {
+  const at = (i: number, s: string) => [...s].every((c, k) => b[i + k] === c.charCodeAt(0))
+  if (b[0] === 0x89 && at(1, 'PNG')) return 'image/png'
+  if (b[0] === 0xff && b[1] === 0xd8) return 'image/jpeg'
+  if (at(0, 'GIF8')) return 'image/gif'
+  if (at(0, 'RIFF')) return at(8, 'WEBP') ? 'image/webp' : at(8, 'WAVE') ? 'audio/wav' : 'video/x-msvideo'
+  if (at(0, 'BM')) return 'image/bmp'
+  if (at(0, 'II*\0') || at(0, 'MM\0*')) return 'image/tiff'
+  if (at(0, 'fLaC')) return 'audio/flac'
+  if (at(0, 'OggS')) return 'audio/ogg'
+  if (at(0, 'ID3') || (b[0] === 0xff && (b[1] & 0xe0) === 0xe0)) return 'audio/mpeg'
+  if (at(4, 'ftyp')) return kind === 'audio' ? 'audio/mp4' : 'video/mp4'
+  if (b[0] === 0x1a && b[1] === 0x45 && b[2] === 0xdf && b[3] === 0xa3) return 'video/webm'
+  return 'application/octet-stream'
+}
+
+/**
+ * One listed asset as a part's URL: a string as the data gives it (path, URL, data: URL); media stored in the data
+ * (a Hugging Face Image/Audio struct with bytes, Parquet binary) as a data: URL of those bytes, so every model kind,
+ * the app and the export take it as they take any inline asset; a struct with only a path, that path.
+ */
+function assetRef(v: unknown, kind: MediaKey): unknown {
+  if (typeof v === 'string') return v
+  const m = embeddedMedia(v)
+  if (m?.base64) return `data:${mimeOf(base64Head(m.base64), kind)};base64,${m.base64}`
+  if (m?.path) return m.path
+  return v
+}
+
+/** The media a row lists beside its conversation (`image` or `images`, …), in order; empty entries are skipped. */
 function listedMedia(row: Record<string, unknown>, kind: MediaKey): unknown[] {
   const out: unknown[] = []
   for (const f of FIELDS[kind]) {
     const v = row[f]
     if (v === undefined || v === null || v === '') continue
-    if (Array.isArray(v)) out.push(...v.filter((x) => x !== null && x !== undefined && x !== ''))
-    else out.push(v)
+    if (Array.isArray(v)) out.push(...v.filter((x) => x !== null && x !== undefined && x !== '').map((x) => assetRef(x, kind)))
+    else out.push(assetRef(v, kind))
   }
   return out
 }

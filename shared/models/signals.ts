@@ -221,9 +221,14 @@ export function computeSignals(ctx: SignalContext): Signal[] {
 
   // Input shape: empty turns and consecutive same-role turns are the dataset's doing, but the format decides
   // what happens to them.
+  // A turn of only media parts (an audio clip, a picture) is not empty for a model that receives the parts.
+  const declared = (profile as { modalities?: unknown }).modalities
+  const takesParts = profile.format === 'openai-messages' || (Array.isArray(declared) && declared.some((x) => x !== 'text'))
+  const hasMediaPart = (c: unknown) => Array.isArray(c) && c.some((p) => !!p && typeof p === 'object' && typeof (p as { type?: unknown }).type === 'string' && (p as { type: string }).type !== 'text')
   messages.forEach((m, index) => {
     const last = index === messages.length - 1
     if (m.content === null && m.role === 'assistant' && last) return
+    if (takesParts && hasMediaPart(m.content)) return
     if (contentText(m.content).trim() === '') push('empty-turn', 'warning', `Message ${index + 1} (${m.role}) is empty.`, { index, role: m.role, where: 'input' })
   })
   if (result.ok && result.kind === 'messages') {

@@ -10,12 +10,13 @@
 //  - an OpenCompass meta-template model the chat as a PromptList (SYSTEM in `begin`, HUMAN/BOT rounds, an open BOT
 //    turn), text only: the media it cannot take are reported by the model's signals;
 //  - FastChat and LazyLLM prompters the turns' text, likewise.
-import type { ConversationTurnView, ConversationView, MediaRef, ModelRender, Problem } from '../../../shared/api/types'
+import type { ConversationTurnView, ConversationView, HarnessTrace, MediaRef, ModelRender, Problem } from '../../../shared/api/types'
 import { classifyMediaRef } from '../media/refs'
 import type { FoundRef } from './row-media'
 import { chatPromptList, type ChatMessageJson, type Prepared } from '../../../shared/engine'
 import { contentPlainText, partMedia, rowConversation, type ConversationColumn } from '../../../shared/conversation'
-import { harnessFor, wrapChatHistory, type ModelProfile } from '../../../shared/models'
+import { harnessFor, wrapChatHistory, type HarnessSpec, type ModelProfile, type TokenCount, type WrapResult } from '../../../shared/models'
+import { LM_EVAL_LABEL, lmEvalDocs, lmEvalRequest, lmEvalStopWords } from '../../../shared/models/lm-eval'
 import type { ChatMessage } from '../../../shared/models/renderers'
 import { harnessRender, promptBlocks, renderMessages, type ModelContext, type RenderedForModels } from './render-row'
 
@@ -40,7 +41,8 @@ export function renderConversationRow(prepared: Prepared, col: ConversationColum
 function renderConversationFor(history: ChatMessageJson[], m: ModelContext, family: Prepared['family'], row: number): ModelRender {
   const { messages, dropped } = forModel(history, m.profile)
   const h = harnessFor(m.profile, family)
-  const r = h ? harnessRender(wrapChatHistory(messages, m.profile, h, { mode: 'gen', row, countTokens: (t) => m.counter.count(t) }), m) : renderMessages(messages.map((x) => ({ ...x })) as ChatMessage[], m, [])
+  const opts = { mode: 'gen' as const, row, countTokens: (t: string) => m.counter.count(t) }
+  const r = !h ? renderMessages(messages.map((x) => ({ ...x })) as ChatMessage[], m, []) : h.name === 'lm-eval' ? harnessRender(lmEvalConversation(messages, m.profile, h, opts), m) : harnessRender(wrapChatHistory(messages, m.profile, h, opts), m)
   if (dropped.length === 0) return r
   const turns = [...new Set(dropped.map((d) => d.turn))]
   const signal: Problem = {
@@ -49,6 +51,22 @@ function renderConversationFor(history: ChatMessageJson[], m: ModelContext, fami
     severity: 'warning'
   }
   return { ...r, problems: [signal, ...r.problems] }
+}
+
+/**
+ * lm-evaluation-harness has no chat dataset path: a conversation reaches HFLM as fewshot_context builds a chat —
+ * a leading system turn as the description, each earlier (user, assistant) pair as a fewshot_as_multiturn example,
+ * the last user turn as the question — then HFLM.apply_chat_template (shared/models/lm-eval.ts).
+ */
+function lmEvalConversation(messages: ChatMessageJson[], profile: ModelProfile, h: HarnessSpec, opts: { mode: 'gen'; row: number; countTokens: (t: string) => TokenCount }): WrapResult {
+  const out: WrapResult = { trace: { harness: 'lm-eval', wrapper: 'HFLM', label: LM_EVAL_LABEL, stopWords: lmEvalStopWords(h, profile) } as HarnessTrace, warnings: [], signals: [] }
+  const docs = lmEvalDocs(messages as Array<{ role: string; content: unknown }>)
+  if ('error' in docs) {
+    out.trace.error = { message: docs.error, stage: 'parse' }
+    return out
+  }
+  if (docs.shots.length) out.warnings.push(`lm-eval: the conversation's ${docs.shots.length} earlier exchange${docs.shots.length === 1 ? '' : 's'} reach HFLM as few-shot turns (fewshot_context with its delimiters), the last user turn as the question.`)
+  return lmEvalRequest(docs, profile, h, opts, out)
 }
 
 /**

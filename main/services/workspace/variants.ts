@@ -87,8 +87,12 @@ export function conversationVariant(conv: ConversationColumn): Variant {
   }
 }
 
-/** The conversation a variant sends, when it is the conversation template. */
+/**
+ * The conversation a variant sends, when it is the conversation template. A prompt or in-context template added in
+ * the template editor replaces it: the rows are then rendered through that template like any other.
+ */
 export function conversationOf(v: { infer_cfg: Record<string, any> }): ConversationColumn | null {
+  if (v.infer_cfg?.prompt_template || v.infer_cfg?.ice_template) return null
   const c = v.infer_cfg?.conversation
   return c && typeof c.column === 'string' && (c.style === 'openai' || c.style === 'sharegpt') ? { column: c.column, style: c.style } : null
 }

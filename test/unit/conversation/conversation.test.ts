@@ -82,6 +82,12 @@ describe('conversation datasets', () => {
     expect(r.messages[0].content).toEqual([image('p.png'), { type: 'text', text: 'Who?' }])
   })
 
+  it('sends a picture stored in the data (a Hugging Face Image struct) as a data: URL of its bytes', () => {
+    const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC'
+    const r = rowConversation({ image: { bytes: { $bytes: png }, path: 'x.png' }, conversations: [{ from: 'human', value: '<image>Hi' }, { from: 'gpt', value: 'Ok.' }] }, sharegpt)
+    expect(r.messages[0].content).toEqual([image(`data:image/png;base64,${png}`), { type: 'text', text: 'Hi' }])
+  })
+
   it('says why a row without its conversation list sends nothing', () => {
     const r = rowConversation({ messages: 'not a list' }, openai)
     expect(r.messages).toEqual([])

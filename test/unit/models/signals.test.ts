@@ -72,6 +72,11 @@ describe('signals stay quiet on a clean case', () => {
     expect(codes(p, clean)).toEqual(expected)
   })
 
+  it('does not call a turn of only an audio part empty for a messages API, which receives the part', () => {
+    const audio: ChatMessage = { role: 'user', content: [{ type: 'input_audio', input_audio: { data: 'UklGR', format: 'wav' } }] }
+    expect(codes(profile({ format: 'openai-messages' }), [user('listen'), audio])).not.toContain('empty-turn')
+  })
+
   it('does not report a default system prompt when the input has one', () => {
     expect(codes(hf(QWEN_LIKE), [sys('mine'), user('hi')])).not.toContain('added-default-system')
   })

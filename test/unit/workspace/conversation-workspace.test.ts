@@ -129,6 +129,18 @@ describe('conversation datasets in the workspace', () => {
     expect(r.conversation?.reference).toBeNull()
   })
 
+  it('gives an lm-evaluation-harness column the earlier turns as fewshot-as-multiturn exchanges', async () => {
+    const d = dir()
+    const ws = workspace()
+    await ws.open(await openAiFile(d))
+    await ws.addModel('qwen2.5-instruct@lm-eval')
+    const r = await ws.renderRow({ index: 1, variantId: 'conversation', modelIds: ['qwen2.5-instruct@lm-eval'] })
+    const m = r.models[0]
+    expect(errors(m)).toEqual([])
+    expect(m.harness?.label).toBe('lm-evaluation-harness HFLM')
+    expect(m.text).toContain('<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\nHello<|im_end|>\n<|im_start|>user\nBye?<|im_end|>\n<|im_start|>assistant\n')
+  })
+
   it('resolves LLaVA pictures in the media folder and puts each where its <image> stands', async () => {
     const d = dir()
     mkdirSync(join(d, 'images'))
