@@ -159,7 +159,8 @@ export interface ModelRender {
   text?: string
   segments?: Segment[]
   messages?: RenderedMessage[]
-  tokens?: { count: number; exact: boolean }
+  /** count: text tokens plus the media tokens known (`media`); `mediaUnknown` parts whose cost is unknown. */
+  tokens?: { count: number; exact: boolean; media?: number; mediaUnknown?: number }
   contextLength?: number
   /** The model's special tokens, highlighted in the exact text. */
   specialTokens?: string[]
@@ -170,13 +171,35 @@ export interface ModelRender {
    * dropped them from the end to fit ("5 → 3 examples"); the text above is the truncated prompt.
    */
   examples?: { retrieved: number; kept: number; maxSeqLen: number }
+  /**
+   * The media parts this model's input carries, in order: the placeholder its template writes for each and what the
+   * part costs in tokens where the rule is known (null: unknown). `dropped`: the model never receives it.
+   */
+  media?: ModelMediaPart[]
+  /** A string-building format (FastChat, LazyLLM): the messages it received before its template (--format messages). */
+  inputMessages?: { role: string; content: unknown }[]
   problems: Problem[]
+}
+
+export interface ModelMediaPart {
+  modality: 'image' | 'audio' | 'video'
+  /** The reference as the part carries it (a path, URL; inline data abbreviated). */
+  ref: string
+  placeholder?: string
+  tokens?: number | null
+  /** How the token count was worked out (or why it is unknown). */
+  how?: string
+  /** Vision tokens attended by cross-attention, outside the text (Llama 3.2 Vision). */
+  crossAttention?: number
+  dropped?: boolean
+  /** Where the renderer can load it (the row's media URL for the same reference). */
+  url?: string
 }
 
 /** One request through an evaluation harness's chat-template wrapper, step by step (as the goldens record it). */
 export interface HarnessTrace {
   harness: 'opencompass' | 'aisbench' | 'lm-eval' | 'vlmevalkit'
-  wrapper: 'HuggingFacewithChatTemplate' | 'VLLMwithChatTemplate' | 'TurboMindModelwithChatTemplate' | 'HFLM' | 'Qwen2VLChat'
+  wrapper: 'HuggingFacewithChatTemplate' | 'VLLMwithChatTemplate' | 'TurboMindModelwithChatTemplate' | 'HuggingFaceQwen2VLwithChatTemplate' | 'VLLMOfflineVLModel' | 'HFLM' | 'Qwen2VLChat'
   /** "OpenCompass HuggingFacewithChatTemplate", "lm-evaluation-harness HFLM". */
   label: string
   /** `parse_template(prompt, mode)`: the wrapper's API parser output, [{role, prompt}] or a str. */
@@ -190,7 +213,7 @@ export interface HarnessTrace {
   /** The wrapper's `generate` fails after the prompt is built (AISBench's generation_kwargs pops). */
   postPromptError?: string
   /** Where upstream stops; stage `parse` aborts the whole task before any model call. */
-  error?: { message: string; stage: 'parse' | 'drop_middle' | 'convert_chat_messages' | 'apply_chat_template' | 'fastchat_template' | 'ppl' }
+  error?: { message: string; stage: 'parse' | 'drop_middle' | 'format_vision_input' | 'convert_chat_messages' | 'apply_chat_template' | 'fastchat_template' | 'ppl' }
   stopWords: string[]
   /** The `fastchat_template` name when FastChat replaces the chat template. */
   fastchat?: string

@@ -1,6 +1,7 @@
 // Conformance runner for the 'hf-chat-template' family: renders a golden case's template with its inputs
 // and answers {text} or {error, error_type} as the goldens (transformers + jinja2) do.
 import { compileChatTemplate, renderChatTemplate } from '../formats/hf'
+import { processorMessages } from '../models/multimodal'
 import type { ConformanceRunner } from './types'
 
 export const runHfChatTemplateCase: ConformanceRunner = (c, host) => {
@@ -10,7 +11,9 @@ export const runHfChatTemplateCase: ConformanceRunner = (c, host) => {
   const compiled = compileChatTemplate(source)
   if (!compiled.ok) return { error: compiled.error.message, error_type: 'TemplateSyntaxError' }
   const r = renderChatTemplate(compiled.template, {
-    messages: input.messages ?? [],
+    // Processor-path cases (`processor: true`): ProcessorMixin.apply_chat_template's part rewrite first, as the
+    // app's VL wrappers do (shared/models/harness.ts).
+    messages: input.processor ? processorMessages(input.messages ?? []) : (input.messages ?? []),
     tools: input.tools ?? null,
     documents: input.documents ?? null,
     add_generation_prompt: !!input.add_generation_prompt,

@@ -8,9 +8,10 @@ import { applyMetaTemplate, chatApiParse, chatMessages, parsedJson } from '../en
 import type { ChatMessageJson, Mode, Prompt, SeqLimit } from '../engine'
 import { getConversationTemplate } from '../formats/fastchat'
 import { conversationTemplateForModel } from '../formats/fastchat/model-adapters'
-import type { ChatWrapper, HarnessName, LmEvalWrapper, ModelProfile, VlmevalWrapper } from './profile'
+import { PROCESSOR_WRAPPERS, type ChatWrapper, type HarnessName, type LmEvalWrapper, type ModelProfile, type VlmevalWrapper } from './profile'
 import { LM_EVAL_LABEL, lmEvalStopWords, wrapLmEval } from './lm-eval'
 import { VLMEVAL_LABEL, wrapVlmeval } from './vlmevalkit'
+import { aisVisionInput } from './multimodal'
 import type { Row } from '../engine'
 import { renderForModel } from './render-for-model'
 import type { ChatMessage } from './renderers'
@@ -28,7 +29,9 @@ const WRAPPER_SHORT: Record<ChatWrapper | LmEvalWrapper | VlmevalWrapper, string
   HuggingFacewithChatTemplate: 'HF',
   VLLMwithChatTemplate: 'vLLM',
   TurboMindModelwithChatTemplate: 'TurboMind',
-  HFLM: 'HF'
+  HFLM: 'HF',
+  HuggingFaceQwen2VLwithChatTemplate: 'HF VL',
+  VLLMOfflineVLModel: 'vLLM VL'
 }
 export const HARNESS_TITLE: Record<HarnessName, string> = {
   opencompass: 'OpenCompass',
@@ -259,6 +262,20 @@ function wrapParsed(parsed: unknown, profile: ModelProfile, h: HarnessSpec, opts
     )
   }
 
+  const processor = (PROCESSOR_WRAPPERS as readonly string[]).includes(h.wrapper)
+  if (processor && opts.mode === 'gen') {
+    // AISBench's VL wrappers rewrite the first item's image (and, HF, video) parts before converting the messages.
+    const vk = h.model_kwargs.vision_kwargs
+    try {
+      const v = aisVisionInput(input, h.wrapper as (typeof PROCESSOR_WRAPPERS)[number], vk && typeof vk === 'object' && !Array.isArray(vk) ? (vk as Record<string, unknown>) : {})
+      input = v.input
+      if (v.warning) warnings.push(`${harnessLabel(h)} logs "${v.warning}": it expects a prompt of one message (it rewrites only the first one's parts).`)
+    } catch (e) {
+      trace.error = { message: pyError(e), stage: 'format_vision_input' }
+      return out
+    }
+  }
+
   let messages: Array<{ role: string; content: unknown }>
   try {
     messages = chatMessages(input) as Array<{ role: string; content: unknown }>
@@ -298,7 +315,7 @@ function wrapParsed(parsed: unknown, profile: ModelProfile, h: HarnessSpec, opts
     const r = renderForModel(
       profileForWrapper(profile, h),
       { messages: messages as ChatMessage[] },
-      { addGenerationPrompt: true, countTokens: opts.countTokens }
+      { addGenerationPrompt: true, countTokens: opts.countTokens, processor }
     )
     warnings.push(...r.warnings)
     if (r.error || r.text === undefined) {
@@ -327,7 +344,7 @@ function wrapParsed(parsed: unknown, profile: ModelProfile, h: HarnessSpec, opts
   const dbl = doubleBos(text, profile, trace.addSpecialTokens)
   if (dbl) out.signals.push(dbl)
 
-  if (h.name === 'aisbench') {
+  if (h.name === 'aisbench' && !processor) {
     const kw = h.model_kwargs.generation_kwargs
     const have = kw && typeof kw === 'object' && !Array.isArray(kw) ? (kw as Record<string, unknown>) : {}
     const missing = AIS_POPPED.find((k) => !(k in have))
@@ -392,6 +409,8 @@ function profileWithoutKwargs(profile: ModelProfile): ModelProfile {
 function addSpecialTokens(h: HarnessSpec, fastchat: boolean): boolean | null {
   if (h.wrapper === 'HuggingFacewithChatTemplate') return fastchat
   if (h.wrapper === 'VLLMwithChatTemplate') return fastchat ? null : false
+  // HuggingFaceQwen2VLwithChatTemplate: self.processor(text=text, …) tokenizes with the tokenizer's defaults.
+  if (h.wrapper === 'HuggingFaceQwen2VLwithChatTemplate') return true
   return null
 }
 

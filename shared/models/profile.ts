@@ -2,6 +2,7 @@
 // tokens, context length, tokenizer), plus the zod schema that validates user-written or imported profiles.
 // Validation errors are data that name the offending field by its JSON path, never thrown exceptions.
 import { z } from 'zod'
+import { MODALITIES } from './multimodal'
 
 export const PROFILE_FORMATS = ['opencompass-meta', 'hf-chat-template', 'fastchat', 'lazyllm', 'openai-messages'] as const
 export type ProfileFormat = (typeof PROFILE_FORMATS)[number]
@@ -88,7 +89,17 @@ const provenanceSchema = z
   .strict()
 
 /** OpenCompass/AISBench model classes that wrap a chat template (the only ones calling apply_chat_template). */
-export const CHAT_WRAPPERS = ['HuggingFacewithChatTemplate', 'VLLMwithChatTemplate', 'TurboMindModelwithChatTemplate'] as const
+export const CHAT_WRAPPERS = [
+  'HuggingFacewithChatTemplate',
+  'VLLMwithChatTemplate',
+  'TurboMindModelwithChatTemplate',
+  // AISBench's vision-language wrappers (models/local_models/huggingface_vl.py, vllm_offline_vl.py): the prompt's
+  // image parts are rewritten for the processor, whose apply_chat_template renders the template.
+  'HuggingFaceQwen2VLwithChatTemplate',
+  'VLLMOfflineVLModel'
+] as const
+/** The wrappers that render through a transformers processor (ProcessorMixin.apply_chat_template). */
+export const PROCESSOR_WRAPPERS = ['HuggingFaceQwen2VLwithChatTemplate', 'VLLMOfflineVLModel'] as const
 export type ChatWrapper = (typeof CHAT_WRAPPERS)[number]
 export const HARNESS_NAMES = ['opencompass', 'aisbench', 'lm-eval', 'vlmevalkit'] as const
 export type HarnessName = (typeof HARNESS_NAMES)[number]
@@ -182,6 +193,45 @@ const harnessSchema = z
     }
   })
 
+const int = (what: string) => z.number().int(`${what} must be an integer`).positive(`${what} must be positive`)
+const cite = z.string().min(1, 'source must name where the rule is read from (file and function)')
+
+/**
+ * How many tokens one media part costs the model, by the rule its processor applies (transformers' processors,
+ * cited in main/services/models/media-tokens.ts). Without a rule the cost is shown as unknown.
+ */
+const mediaRuleSchema = z.discriminatedUnion('rule', [
+  // Qwen2-VL / Qwen2.5-VL: smart_resize to multiples of patch_size×merge_size within [min_pixels, max_pixels],
+  // one token per merge_size² patches.
+  z.object({ rule: z.literal('qwen2-vl'), patch_size: int('patch_size'), merge_size: int('merge_size'), min_pixels: int('min_pixels'), max_pixels: int('max_pixels'), source: cite }).strict(),
+  // The same tokens for every picture (LLaVA 1.5: 576; Gemma 3: 256).
+  z.object({ rule: z.literal('fixed'), tokens: int('tokens'), source: cite }).strict(),
+  // LLaVA-NeXT anyres: base image features plus the unpadded grid of the best resolution, plus newline tokens.
+  z
+    .object({
+      rule: z.literal('llava-next'),
+      image_size: int('image_size'),
+      patch_size: int('patch_size'),
+      grid_pinpoints: z.array(z.tuple([int('grid_pinpoints'), int('grid_pinpoints')])).min(1),
+      vision_feature_select_strategy: z.enum(['default', 'full']),
+      source: cite
+    })
+    .strict(),
+  // Llama 3.2 Vision: the picture is cut into up to max_image_tiles tiles of tile_size² pixels; each tile is
+  // tokens_per_tile vision tokens seen through cross-attention (the text itself holds one <|image|> token).
+  z.object({ rule: z.literal('mllama'), tile_size: int('tile_size'), max_image_tiles: int('max_image_tiles'), tokens_per_tile: int('tokens_per_tile'), source: cite }).strict()
+])
+export type MediaRule = z.infer<typeof mediaRuleSchema>
+
+/** One modality a model takes: the placeholder its chat template writes for a part, and how much it costs. */
+const mediaEntrySchema = z
+  .object({
+    /** The text the template emits for one part (`<|vision_start|><|image_pad|><|vision_end|>`, `<image>`). */
+    placeholder: z.string().min(1, 'placeholder must not be empty'),
+    tokens: mediaRuleSchema.optional()
+  })
+  .strict()
+
 export const modelProfileSchema = z
   .object({
     // "qwen2.5-instruct@lm-eval": the same profile as a column under another harness (load-models.ts).
@@ -219,6 +269,13 @@ export const modelProfileSchema = z
      */
     max_seq_len: z.number().int('max_seq_len must be an integer').positive('max_seq_len must be positive').optional(),
     tokenizer: tokenizerSchema.optional(),
+    /**
+     * What the model takes besides text. Absent: text only for every format that builds a string (a chat template,
+     * a meta template, FastChat, LazyLLM); message APIs send content parts as they are and the server decides.
+     */
+    modalities: z.array(z.enum(MODALITIES, { error: `modalities must be a list of ${MODALITIES.join(', ')}` })).min(1, 'modalities must not be empty').optional(),
+    /** Per modality: the placeholder the chat template writes and the token rule (keys must be in modalities). */
+    media: z.object({ image: mediaEntrySchema.optional(), audio: mediaEntrySchema.optional(), video: mediaEntrySchema.optional() }).strict().optional(),
     provenance: provenanceSchema.optional()
   })
   .strict()
@@ -232,6 +289,8 @@ export const modelProfileSchema = z
     if (p.format === 'opencompass-meta') need('meta_template', p.meta_template !== undefined, 'meta_template is required when format is opencompass-meta (null for none)')
     if (p.format === 'fastchat') need('fastchat_template', p.fastchat_template !== undefined, 'fastchat_template is required when format is fastchat')
     if (p.format === 'lazyllm') need('lazyllm', p.lazyllm !== undefined, 'lazyllm is required when format is lazyllm')
+    for (const k of Object.keys(p.media ?? {}))
+      if (!(p.modalities ?? ['text']).includes(k as (typeof MODALITIES)[number])) ctx.addIssue({ code: 'custom', path: ['media', k], message: `media.${k} is given but modalities does not include "${k}"` })
     const roles = new Set<string>()
     for (const r of [...(p.meta_template?.round ?? []), ...(p.meta_template?.reserved_roles ?? [])]) {
       if (typeof r === 'string') continue

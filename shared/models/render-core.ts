@@ -6,6 +6,7 @@ import { selectChatTemplate } from './profile'
 import type { ChatMessage, FormatRenderers, OutputMessage } from './renderers'
 import { errorText } from './renderers'
 import { lazyllmCallFromMessages, promptListFromMessages, contentText } from './conversation-inputs'
+import { processorMessages } from './multimodal'
 import { computeSignals, probeProfile, type ProfileFacts, type RawRender, type Signal, type TokenCount } from './signals'
 
 export interface RenderInput {
@@ -24,6 +25,11 @@ export interface RenderForModelOptions {
   countTokens?: (text: string) => TokenCount
   /** Skip the signals (e.g. for a benchmark of the bare render). Default true. */
   signals?: boolean
+  /**
+   * Render as a transformers processor does (ProcessorMixin.apply_chat_template): OpenAI-style image_url parts
+   * become {"type": "image", "url": …} before the chat template runs (shared/models/multimodal.ts).
+   */
+  processor?: boolean
 }
 
 export interface RenderForModelResult {
@@ -49,7 +55,7 @@ function rawRender(
   renderers: FormatRenderers,
   profile: ModelProfile,
   input: RenderInput,
-  o: { addGenerationPrompt: boolean; continueFinalMessage?: boolean; now?: Date }
+  o: { addGenerationPrompt: boolean; continueFinalMessage?: boolean; now?: Date; processor?: boolean }
 ): RawRender {
   try {
     switch (profile.format) {
@@ -57,7 +63,7 @@ function rawRender(
         const chosen = selectChatTemplate(profile.chat_template, { hasTools: !!input.tools && input.tools.length > 0 })
         if (!chosen.ok) return { ok: false, error: chosen.message, warnings: [] }
         const r = renderers.hf(chosen.source, {
-          messages: input.messages,
+          messages: o.processor ? processorMessages(input.messages) : input.messages,
           tools: input.tools ?? null,
           documents: input.documents ?? null,
           add_generation_prompt: o.addGenerationPrompt && !o.continueFinalMessage,
@@ -119,7 +125,8 @@ export function createModelRenderer(renderers: FormatRenderers): RenderForModel 
     const raw = rawRender(renderers, profile, input, {
       addGenerationPrompt,
       continueFinalMessage: opts.continueFinalMessage,
-      now: opts.now
+      now: opts.now,
+      processor: opts.processor
     })
     const kind: 'text' | 'messages' = raw.ok ? raw.kind : profile.format === 'openai-messages' || profile.meta_parser === 'api' ? 'messages' : 'text'
     const result: RenderForModelResult = { kind, warnings: raw.warnings, signals: [] }

@@ -1,8 +1,9 @@
-# PromptLoom demo: the same rows through AISBench's MMPromptTemplate (after AISBench
-# configs/datasets/mm_custom/mm_custom_gen.py). MMPromptTemplate ignores the row's columns: it splits
-# the row's `content` on <AIS_CONTENT_TAG> and fills one prompt_mm part per segment, in the order of
-# the segments (<AIS_IMAGE_START>path, <AIS_AUDIO_START>path, <AIS_TEXT_START>question + options).
-# `content` is precomputed in data/*.jsonl exactly as MMCustomDataset.load(mm_type='path') builds it.
+# PromptLoom demo: the test rows as AISBench's own multimodal dataset (after AISBench
+# configs/datasets/mm_custom/mm_custom_gen.py). MMCustomDataset.load reads ../mm_custom.jsonl (one
+# {"type", "path": [...], "question", "answer"} per line) and builds each row's `content`:
+# <AIS_IMAGE_START>path<AIS_CONTENT_TAG> (or AUDIO) then <AIS_TEXT_START>question. MMPromptTemplate
+# ignores the row's columns: it splits `content` on <AIS_CONTENT_TAG> and fills one prompt_mm part per
+# segment, in order. Relative paths are read from the working directory (the demo folder).
 # No in-context examples: MMPromptTemplate does not use ice_token.
 from ais_bench.benchmark.openicl.icl_prompt_template.icl_prompt_template_mm import MMPromptTemplate
 from ais_bench.benchmark.openicl.icl_retriever import ZeroRetriever
@@ -41,7 +42,7 @@ demo_mm_datasets = [
     dict(
         abbr='demo-mm-prompt',
         type=MMCustomDataset,
-        path='../data',
+        path='../mm_custom.jsonl',
         mm_type='path',
         reader_cfg=demo_mm_reader_cfg,
         infer_cfg=demo_mm_infer_cfg,

@@ -21,7 +21,8 @@ export type ConfigImportResult =
 
 // OpenCompass's HuggingFace models default to max_seq_len=2048 when a config gives none.
 const OC_DEFAULT_MAX_SEQ_LEN = 2048
-const CHAT_TEMPLATE_CLASS = /withChatTemplate$/
+// VLLMOfflineVLModel renders with the model's processor chat template too (vllm_offline_vl.py), without the suffix.
+const CHAT_TEMPLATE_CLASS = /withChatTemplate$|^VLLMOfflineVLModel$/
 // Only for model classes neither framework has (modelClassInfo knows every upstream one): a guess by name.
 const API_CLASS = /API|OpenAI|GPT|Claude|Gemini|ZhiPu|BaiChuan|MiniMax|XunFei|ERNIE|SenseTime|MoonShot|Hunyuan|Doubao|^Qwen$/i
 const LM_CLASS = /^(HuggingFace\w*|VLLM\w*|TurboMind\w*|Lmdeploy\w*|LightllmAPI|Llama2|LLaMA\w*|InternLM\w*|GLM\w*|Mixtral|ModelScope\w*)$/

@@ -33,6 +33,9 @@ import {
 } from '../../../shared/engine'
 import { harnessFor, harnessSeqLimit, renderForModel, wrapChatHistory, wrapChatPrompt, type HarnessSpec, type ModelProfile, type WrapResult } from '../../../shared/models'
 import type { ChatMessage } from '../../../shared/models/renderers'
+import { chatTemplateMediaSignals, countPhrase, mediaPartsOf, partModality, partRef, profileModalities, type MediaPartRef } from '../../../shared/models/multimodal'
+import { imageTokenCost } from '../../../shared/models/media-tokens'
+import type { ModelMediaPart } from '../../../shared/api/types'
 import type { TokenCounter } from '../models/tokenizer'
 import { metaSeqLimit, withExamples } from './seq-limit'
 import { conversationOf } from './variants'
@@ -112,7 +115,9 @@ function renderMeta(prompt: Prompt, m: ModelContext, family: Prepared['family'],
   const input = toModelInput(applied.parsed, spans)
   if (input.kind === 'text') {
     const tokens = tokensOf(m.counter, input.text)
-    return { ...base, kind: 'text', text: input.text, segments: input.segments as Segment[], tokens, problems: withLength(problems, tokens.count, p.context_length) }
+    const mm = parser === 'lm' ? lmDroppedMedia(prompt, p.name, p.meta_family ?? family) : null
+    if (mm) problems.push(...mm.problems)
+    return { ...base, kind: 'text', text: input.text, segments: input.segments as Segment[], tokens, ...(mm?.media.length ? { media: mm.media } : {}), problems: withLength(problems, tokens.count, p.context_length) }
   }
   const json = parsedJson(applied.parsed)
   // An API model receives the API parser's messages after OpenCompass's OpenAI conversion (HUMAN → user, …);
@@ -129,8 +134,81 @@ function renderMeta(prompt: Prompt, m: ModelContext, family: Prepared['family'],
     const segments = it && !('raw' in it) && typeof x.content === 'string' ? (it.segments as Segment[] | undefined) : undefined
     return { role: String(x.role ?? '(none)'), content: typeof x.content === 'string' ? x.content : (x.content as unknown[]), segments }
   })
-  const tokens = tokensOf(m.counter, JSON.stringify(sent))
-  return { ...base, kind: 'messages', messages, tokens, problems: withLength(problems, tokens.count, p.context_length) }
+  // Inline media (data: URLs, base64) is never counted as text: the API's model counts the picture its own way.
+  const tokens = tokensOf(m.counter, JSON.stringify(withoutMediaData(sent)))
+  const media = apiMedia(sent as { content?: unknown }[])
+  return { ...base, kind: 'messages', messages, tokens, ...(media.length ? { media } : {}), problems: withLength(problems, tokens.count, p.context_length) }
+}
+
+/** Messages with every media part's reference emptied, for counting the text tokens. */
+export function withoutMediaData(messages: unknown): unknown {
+  if (!Array.isArray(messages)) return messages
+  return messages.map((msg) => {
+    if (!msg || typeof msg !== 'object' || !Array.isArray((msg as { content?: unknown }).content)) return msg
+    const content = ((msg as { content: unknown[] }).content).map((part) => (partModality(part) ? { type: (part as { type?: unknown }).type } : part))
+    return { ...(msg as object), content }
+  })
+}
+
+/** Inline media never reaches the display as text: a data URL or base64 is abbreviated to its kind and length. */
+function shortRef(ref: string): string {
+  if (/^data:/i.test(ref)) return `(data: URL, ${ref.length.toLocaleString()} chars)`
+  if (ref.length > 256 && /^[A-Za-z0-9+/=\s]+$/.test(ref.slice(0, 256))) return `(inline, ${ref.length.toLocaleString()} chars)`
+  return ref.length > 300 ? `${ref.slice(0, 200)}… (${ref.length.toLocaleString()} chars)` : ref
+}
+
+/** Media parts an API model receives as they are: the server's own model counts them. */
+function apiMedia(messages: { content?: unknown }[]): ModelMediaPart[] {
+  return mediaPartsOf(messages).map((x) => ({ modality: x.modality, ref: shortRef(x.ref), how: 'sent as a content part: the server\'s model counts it' }))
+}
+
+/** The media parts of the dataset-side PromptList's role items (their prompt_mm lists), with the role of each. */
+function promptMm(prompt: Prompt): { role: string; parts: unknown[]; hasPrompt: boolean }[] {
+  if (!Array.isArray(prompt)) return []
+  const out: { role: string; parts: unknown[]; hasPrompt: boolean }[] = []
+  for (const it of prompt) {
+    if (it.t !== 'd' || !Array.isArray(it.d.prompt_mm)) continue
+    const hasPrompt = it.p ? it.p.text.length > 0 : typeof it.d.prompt === 'string' && it.d.prompt.length > 0
+    out.push({ role: String(it.d.role ?? '(no role)'), parts: it.d.prompt_mm as unknown[], hasPrompt })
+  }
+  return out
+}
+
+/**
+ * An LM meta template reads each role item's `prompt` (LMTemplateParser: begin + prompt + end): prompt_mm parts
+ * are not read, so images, audio and the text parts of an MMPromptTemplate turn are dropped and a turn with only
+ * prompt_mm is empty. The text is upstream's; the signals say what was lost.
+ */
+function lmDroppedMedia(prompt: Prompt, name: string, family: string): { problems: Problem[]; media: ModelMediaPart[] } | null {
+  const turns = promptMm(prompt)
+  if (!turns.length) return null
+  const problems: Problem[] = []
+  const media: ModelMediaPart[] = []
+  const who = family === 'aisbench' ? 'AISBench' : 'OpenCompass'
+  for (const t of turns) {
+    const parts: MediaPartRef[] = []
+    let texts = 0
+    t.parts.forEach((part, j) => {
+      const modality = partModality(part)
+      if (modality) parts.push({ modality, ref: partRef(part), message: 0, part: j })
+      else if (part && typeof part === 'object' && (part as { type?: unknown }).type === 'text') texts++
+    })
+    for (const x of parts) media.push({ modality: x.modality, ref: shortRef(x.ref), dropped: true, how: 'dropped: an LM meta template reads only the turn\'s "prompt"' })
+    const what = [parts.length ? countPhrase(parts) : '', texts ? `${texts} text part${texts === 1 ? '' : 's'}` : ''].filter(Boolean).join(' and ')
+    if (what)
+      problems.push({
+        code: 'media-dropped',
+        severity: 'warning',
+        message: `Text-only model: ${what} of the ${t.role} turn dropped — ${name}'s LM meta template reads each turn's "prompt", not its prompt_mm, so ${who} sends it without them.`
+      })
+    if (!t.hasPrompt)
+      problems.push({
+        code: 'empty-turn',
+        severity: 'warning',
+        message: `The ${t.role} turn is empty: it has only prompt_mm, so the model receives the turn's role markers with nothing between them (as ${who}'s LMTemplateParser builds it).`
+      })
+  }
+  return { problems, media }
 }
 
 /**
@@ -184,19 +262,31 @@ export function renderMessages(messages: ChatMessage[], m: ModelContext, problem
   const p = m.profile
   const base = { modelId: p.id, modelName: p.name, contextLength: p.context_length, specialTokens: specialTokenList(p) }
   const r = renderForModel(p, { messages }, { addGenerationPrompt: true, countTokens: (t) => m.counter.count(t) })
+  const parts = mediaPartsOf(messages)
+  let media: ModelMediaPart[] | undefined
+  if (parts.length && p.format === 'openai-messages') media = apiMedia(messages)
+  else if (parts.length) {
+    // FastChat and LazyLLM take text: content parts are joined as their text.
+    const takes = profileModalities(p)
+    media = parts.map((x) => ({ modality: x.modality, ref: shortRef(x.ref), dropped: !takes.includes(x.modality) }))
+    const dropped = parts.filter((x) => !takes.includes(x.modality))
+    if (dropped.length) problems.push({ code: 'media-dropped', message: `Text-only model: ${countPhrase(dropped)} dropped — ${p.format === 'fastchat' ? 'FastChat' : p.format === 'lazyllm' ? 'LazyLLM' : p.name} builds a string from the text parts only.`, severity: 'warning' })
+  }
   for (const w of r.warnings) problems.push({ code: 'format-warning', message: w, severity: 'warning' })
   for (const s of r.signals) problems.push({ code: s.code, message: s.message, severity: s.severity })
   if (r.error) problems.push({ code: r.error.code, message: r.error.message, severity: 'error' })
   const tokens = r.tokens ?? (r.text !== undefined ? m.counter.count(r.text) : m.counter.count(JSON.stringify(r.messages ?? [])))
   if (r.kind === 'text') {
     const text = r.text ?? ''
-    return { ...base, kind: 'text', text, segments: [{ text, source: { kind: 'chat-template' } }], tokens, problems: dedupe(withLength(problems, tokens.count, p.context_length)) }
+    return { ...base, kind: 'text', text, segments: [{ text, source: { kind: 'chat-template' } }], tokens, ...(media ? { media } : {}), inputMessages: messages, problems: dedupe(withLength(problems, tokens.count, p.context_length)) }
   }
+  // renderForModel counts the text parts only: inline media is never counted as text.
   return {
     ...base,
     kind: 'messages',
     messages: (r.messages ?? []).map((x) => ({ role: x.role, content: typeof x.content === 'string' ? x.content : (x.content as unknown[]) })),
     tokens,
+    ...(media ? { media } : {}),
     problems: dedupe(withLength(problems, tokens.count, p.context_length))
   }
 }
@@ -216,13 +306,20 @@ export function harnessRender(r: WrapResult, m: ModelContext): ModelRender {
   const t = r.trace
   const problems: Problem[] = r.warnings.map((w) => ({ code: 'harness', message: w, severity: 'info' }))
   for (const s of r.signals) problems.push({ code: s.code, message: s.message, severity: s.severity })
+  // What the chat template received: its media parts, against what the model takes and what the template wrote.
+  const received = Array.isArray(t.chatMessages) ? (t.chatMessages as { content?: unknown }[]) : []
+  const parts = mediaPartsOf(received)
+  const listContent = received.some((x) => Array.isArray(x.content))
+  if (t.error?.stage === 'apply_chat_template') problems.push(...chatTemplateMediaSignals(p, parts, { error: t.error.message, listContent }))
+  else if (!t.error && t.prompt !== undefined) problems.push(...chatTemplateMediaSignals(p, parts, { text: t.prompt }))
+  const media = parts.length ? templateMedia(p, parts, t.error ? null : (t.prompt ?? '')) : undefined
   if (t.error) {
     const message =
       t.error.stage === 'ppl'
         ? `${t.label} cannot score PPL (upstream: ${t.error.message}); use a gen variant, or a model class that implements get_ppl.`
         : `${t.label} fails at ${t.error.stage}: ${t.error.message}`
     problems.push({ code: t.error.stage === 'ppl' ? 'ppl-unsupported' : 'harness-error', message, severity: 'error' })
-    return { ...base, kind: 'text', text: '', harness: t, problems: dedupe(problems) }
+    return { ...base, kind: 'text', text: '', harness: t, ...(media ? { media } : {}), problems: dedupe(problems) }
   }
   if (t.postPromptError)
     problems.push({
@@ -232,7 +329,55 @@ export function harnessRender(r: WrapResult, m: ModelContext): ModelRender {
     })
   const text = t.prompt ?? ''
   const tokens = r.tokens ?? m.counter.count(text)
-  return { ...base, kind: 'text', text, segments: [{ text, source: { kind: 'chat-template' } }], tokens, harness: t, problems: dedupe(withLength(problems, tokens.count, p.context_length)) }
+  return { ...base, kind: 'text', text, segments: [{ text, source: { kind: 'chat-template' } }], tokens, harness: t, ...(media ? { media } : {}), problems: dedupe(withLength(problems, tokens.count, p.context_length)) }
+}
+
+/**
+ * Each media part a chat template received, with the placeholder the profile's template writes for it; parts the
+ * model does not take, or beyond the placeholders the template wrote (per modality), are marked dropped.
+ */
+function templateMedia(p: ModelProfile, parts: MediaPartRef[], text: string | null): ModelMediaPart[] {
+  const takes = profileModalities(p)
+  const seen: Record<string, number> = {}
+  return parts.map((x) => {
+    const ph = p.media?.[x.modality]?.placeholder
+    const k = (seen[x.modality] = (seen[x.modality] ?? 0) + 1)
+    const written = ph && text !== null ? text.split(ph).length - 1 : 0
+    const dropped = text === null || !takes.includes(x.modality) || (ph !== undefined && k > written)
+    return { modality: x.modality, ref: shortRef(x.ref), ...(ph ? { placeholder: ph } : {}), ...(dropped ? { dropped: true } : {}) }
+  })
+}
+
+/** A picture's size, by the reference as a part carries it (file:// URL, path, data URL); null when unknown. */
+export type MediaSizeOf = (ref: string) => { width: number; height: number } | null
+
+/**
+ * The media's own token cost where the profile's rule is known (shared/models/media-tokens.ts), with the real
+ * picture size; added to the text count. Parts dropped cost nothing; unknown rules or sizes are counted as unknown.
+ */
+export function withMediaTokens(r: ModelRender, m: ModelContext, family: Prepared['family'], sizeOf?: MediaSizeOf): ModelRender {
+  if (!r.media?.length || !r.tokens) return r
+  const h = harnessFor(m.profile, family)
+  const vk = h?.model_kwargs.vision_kwargs
+  const visionKwargs = vk && typeof vk === 'object' && !Array.isArray(vk) ? (vk as Record<string, unknown>) : {}
+  let add = 0
+  let unknown = 0
+  const media = r.media.map((x) => {
+    if (x.dropped || r.kind === 'messages' || x.placeholder === undefined) return x
+    if (x.modality !== 'image') {
+      unknown++
+      return { ...x, tokens: null, how: `no ${x.modality} token rule is known: the count is the text only` }
+    }
+    const rule = m.profile.media?.image?.tokens
+    const size = sizeOf ? sizeOf(x.ref) : null
+    const c = imageTokenCost(rule, size, visionKwargs)
+    if (c.tokens === null) unknown++
+    else add += c.tokens
+    return { ...x, tokens: c.tokens, how: c.how, ...(c.crossAttention ? { crossAttention: c.crossAttention } : {}) }
+  })
+  const tokens = { ...r.tokens, count: r.tokens.count + add, media: add, ...(unknown ? { mediaUnknown: unknown } : {}) }
+  const problems = r.contextLength ? withLength(r.problems.filter((q) => q.code !== 'over-context'), tokens.count, r.contextLength) : r.problems
+  return { ...r, media, tokens, problems }
 }
 
 export function dedupe(ps: Problem[]): Problem[] {
@@ -284,7 +429,14 @@ function renderModels(prompt: Prompt, prepared: Prepared, rowIndex: number, mode
  * `spans: false` (bulk export without --spans) skips everything only the display needs: the span bookkeeping and
  * the PromptList blocks. The text is the same either way.
  */
-export function renderPreparedRow(prepared: Prepared, testIndex: number, rowIndex: number, models: ModelContext[], spans = true): RenderedForModels {
+export function renderPreparedRow(prepared: Prepared, testIndex: number, rowIndex: number, models: ModelContext[], spans = true, sizeOf?: MediaSizeOf): RenderedForModels {
+  const r = renderPreparedRowText(prepared, testIndex, rowIndex, models, spans)
+  const costs = (rs: ModelRender[]) => rs.map((x, j) => (x.media?.length && models[j] ? withMediaTokens(x, models[j], prepared.family, sizeOf) : x))
+  if (!r.models.some((x) => x.media?.length) && !r.items?.some((it) => it.models.some((x) => x.media?.length))) return r
+  return { ...r, models: costs(r.models), ...(r.items ? { items: r.items.map((it) => ({ ...it, models: costs(it.models) })) } : {}) }
+}
+
+function renderPreparedRowText(prepared: Prepared, testIndex: number, rowIndex: number, models: ModelContext[], spans: boolean): RenderedForModels {
   const conv = conversationOf(prepared.input)
   if (conv) return renderConversationRow(prepared, conv, testIndex, rowIndex, models, spans)
   if (isChatInferencer(prepared)) return renderChatRow(prepared, testIndex, rowIndex, models, spans)
