@@ -47,6 +47,8 @@ export interface Prepared {
   labels: unknown[] | null
   maxSeqLen: number | null
   warnings: EngineWarning[]
+  /** Per test row, what the retriever noted about its examples (ties decided by numpy's sort order). */
+  retrieverNotes: Map<number, EngineWarning[]>
   /** Example k made from train row idx (key `idx:k`), with the warnings making it gave. */
   iceCache: Map<string, { prompt: Prompt; warnings: EngineWarning[] }>
   /** The last example block and the train indices it was made from (FixK: the same for every row). */
@@ -135,6 +137,7 @@ export function preparePipeline(input: PipelineInput): Prepared | EngineError {
       labels: null,
       maxSeqLen: family === 'opencompass' && typeof input.max_seq_len === 'number' ? input.max_seq_len : null,
       warnings,
+      retrieverNotes: notesByRow(r.notes),
       iceCache: new Map(),
       fieldSources: new Map(),
       srcOf: (key) => fieldSrc(p, key),
@@ -415,7 +418,7 @@ export interface SeqLimit {
 }
 
 export function buildPromptList(p: Prepared, testIndex: number, limit?: SeqLimit): BuiltRow {
-  const warnings: EngineWarning[] = []
+  const warnings: EngineWarning[] = [...(p.retrieverNotes.get(testIndex) ?? [])]
   const maxSeqLen = limit ? limit.maxSeqLen : p.maxSeqLen
   const measure = (prompt: Prompt, mode: Mode): number => (limit ? limit.tokenLen(prompt, mode) : tokenLen(p, prompt, mode, testIndex))
   const items: BuiltItem[] = []
@@ -627,3 +630,9 @@ export function renderAll(input: PipelineInput): RenderAllResult {
 }
 
 export { EMPTY }
+
+function notesByRow(notes: { row: number; code: string; message: string }[] | undefined): Map<number, EngineWarning[]> {
+  const out = new Map<number, EngineWarning[]>()
+  for (const n of notes ?? []) out.set(n.row, [...(out.get(n.row) ?? []), { code: n.code, message: n.message, at: { path: 'retriever', row: n.row } }])
+  return out
+}

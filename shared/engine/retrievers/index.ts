@@ -6,6 +6,7 @@
 import { aisErrorText } from './ais-error'
 import { Bm25Okapi } from './bm25'
 import { numpyArgsort } from './numpy-argsort'
+import { x86SimdArgsort } from './x86-simd-argsort'
 import { LegacyRandomState } from './numpy-random'
 import { pyRepr, pyStr } from './py-str'
 import { nltkWordTokenize } from './word-tokenize'
@@ -29,11 +30,18 @@ export interface RetrieveError {
   stage: 'retriever' | 'retrieve'
 }
 
-export type RetrieveResult = { ok: true; indices: number[][] } | { ok: false; error: RetrieveError }
+/** A test row's note from the retriever: something upstream decides in a way PromptLoom can only follow on one machine. */
+export interface RetrieveNote {
+  row: number
+  code: string
+  message: string
+}
+export type RetrieveResult = { ok: true; indices: number[][]; notes?: RetrieveNote[] } | { ok: false; error: RetrieveError }
 
 export { nltkWordTokenize } from './word-tokenize'
 export { Bm25Okapi } from './bm25'
 export { numpyArgsort } from './numpy-argsort'
+export { x86SimdArgsort } from './x86-simd-argsort'
 export { LegacyRandomState } from './numpy-random'
 
 const COMMON = ['ice_separator', 'ice_eos_token', 'ice_num']
@@ -183,11 +191,38 @@ function bm25(cfg: Record<string, any>, ctx: RetrieveContext): RetrieveResult {
   const model = new Bm25Okapi(indexCorpus)
   const test = inputFieldCorpus(ctx.test, ctx.inputColumns)
   if (!test.ok) return pyError('KeyError', pyRepr(test.missing), 'retriever')
-  const indices = test.corpus.map((text) => {
-    const order = numpyArgsort(model.scores(nltkWordTokenize(text)))
-    return pySliceTo(order.reverse(), iceNum)
+  const notes: RetrieveNote[] = []
+  const indices = test.corpus.map((text, row) => {
+    const scores = model.scores(nltkWordTokenize(text))
+    // numpy 2.x sorts float64 with x86-simd-sort on x86-64 CPUs with AVX-512 (where the goldens were made); it
+    // orders equal scores differently from numpy's generic sort, which a NaN score still gets.
+    const simd = x86SimdArgsort(scores)
+    const order = simd ?? numpyArgsort(scores)
+    const picked = pySliceTo(order.reverse(), iceNum)
+    const tie = tieNote(scores, order, picked.length)
+    if (tie) notes.push({ row, code: 'bm25-tie', message: tie + (simd ? '' : ' (a NaN score: numpy\'s generic order is used)') })
+    return picked
   })
-  return { ok: true, indices }
+  return { ok: true, indices, notes }
+}
+
+/**
+ * Says when equal BM25 scores decided which train rows became examples, or their order: numpy breaks ties by its
+ * sort algorithm, which depends on the CPU (AVX-512, AVX2 and other machines differ), so upstream elsewhere may pick
+ * other rows. `order` is the descending order used; `k` how many were picked.
+ */
+function tieNote(scores: ArrayLike<number>, order: number[], k: number): string | null {
+  if (k === 0) return null
+  const cut = scores[order[k - 1]]
+  const tiedAtCut = k < order.length && scores[order[k]] === cut
+  let tiedInside = false
+  for (let i = 1; i < k && !tiedInside; i++) if (scores[order[i]] === scores[order[i - 1]]) tiedInside = true
+  if (!tiedAtCut && !tiedInside) return null
+  const same = order.filter((i) => scores[i] === cut).length
+  const what = tiedAtCut
+    ? `${same} train rows share the lowest chosen BM25 score (${cut}), so numpy's tie order chose which of them became examples`
+    : 'examples with equal BM25 scores were ordered by numpy\'s tie order'
+  return `${what}; this follows numpy 2.x on an AVX-512 x86 CPU, and upstream on another CPU (AVX2, ARM) may pick or order them differently.`
 }
 
 /** Train indices of the in-context examples for every test row, as upstream's `retriever.retrieve()` returns them. */
