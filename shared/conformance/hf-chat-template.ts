@@ -9,7 +9,7 @@ export const runHfChatTemplateCase: ConformanceRunner = (c, host) => {
   const source = host.loadChatTemplate(String(input.template))
   if (source === undefined) return { error: `chat template not found: ${input.template}`, error_type: 'FileNotFoundError' }
   const compiled = compileChatTemplate(source)
-  if (!compiled.ok) return { error: compiled.error.message, error_type: 'TemplateSyntaxError' }
+  if (!compiled.ok) return { error: compiled.error.message, error_type: compiled.error.pyType }
   const r = renderChatTemplate(compiled.template, {
     // Processor-path cases (`processor: true`): ProcessorMixin.apply_chat_template's part rewrite first, as the
     // app's VL wrappers do (shared/models/harness.ts).

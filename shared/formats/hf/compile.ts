@@ -242,9 +242,62 @@ const MAP = mapFilter(callFilter)
 /** Compiles parsed template text; throws TemplateSyntaxError for text jinja2 would not compile. */
 export function compileProgram(source: string): Stmt {
   // The lexer reads \r\n and \r as \n, as jinja2 does (newline_sequence='\n'), in text and string literals alike.
+  checkGenerationTags(source)
   const program = parseTokens(rewriteTestArguments(tokenizeWithSpans(source)))
   checkTreeDepth(program.body)
+  checkLoopControls(program.body, false)
   return block(program.body)
+}
+
+/**
+ * transformers' `{% generation %}…{% endgeneration %}` block (its AssistantTracker extension) must be closed, and
+ * closed only once opened; the lexer drops the tags themselves, so they are matched here, with jinja2's messages.
+ */
+function checkGenerationTags(source: string): void {
+  const open: Span[] = []
+  for (const m of source.matchAll(/{%-?\s*(end)?generation\s*-?%}/g)) {
+    const span = { start: m.index, end: m.index + m[0].length }
+    if (!m[1]) open.push(span)
+    else if (!open.pop()) throw new TemplateSyntaxError("Encountered unknown tag 'endgeneration'.", span)
+  }
+  const last = open.pop()
+  if (last)
+    throw new TemplateSyntaxError(
+      "Unexpected end of template. Jinja was looking for the following tags: 'endgeneration'. The innermost block that needs to be closed is 'generation'.",
+      last
+    )
+}
+
+/**
+ * `{% break %}` and `{% continue %}` outside a for loop: jinja2 compiles them into Python `break`/`continue`, which
+ * Python's compiler rejects (SyntaxError). A macro or call block body is a function of its own, and a loop's
+ * `{% else %}` runs after the loop, so neither is inside the loop.
+ */
+function checkLoopControls(body: StmtNode[], inLoop: boolean): void {
+  for (const n of body) {
+    switch (n.type) {
+      case 'Break':
+      case 'Continue':
+        if (!inLoop) throw new TemplateSyntaxError(n.type === 'Break' ? "'break' outside loop" : "'continue' not properly in loop", n.span, 'SyntaxError')
+        break
+      case 'For':
+        checkLoopControls(n.body, true)
+        checkLoopControls(n.defaultBlock, inLoop)
+        break
+      case 'If':
+        checkLoopControls(n.body, inLoop)
+        checkLoopControls(n.alternate, inLoop)
+        break
+      case 'Set':
+      case 'FilterStatement':
+        checkLoopControls(n.body, inLoop)
+        break
+      case 'Macro':
+      case 'CallStatement':
+        checkLoopControls(n.body, false)
+        break
+    }
+  }
 }
 
 /** Deepest syntax tree the compiler (which recurses on it) accepts; long chains like `a + a + …` nest too. */
@@ -408,7 +461,11 @@ function stmt(node: StmtNode): Stmt {
       const f = filterOf(node.filter)
       const where = at(node)
       return (s, out) => {
-        const text = renderBody(body, s)
+        // A break or continue inside the block leaves the loop at once: the buffered text is dropped unfiltered.
+        const buf = { s: '' }
+        const signal = body(s, buf)
+        if (signal) return signal
+        const text = buf.s
         try {
           out.s += str(f(text, s))
         } catch (e) {
@@ -470,7 +527,14 @@ function setStatement(node: SetStatement): Stmt {
     return (s) => (target(s, value(s)), 0)
   }
   const body = block(node.body)
-  return (s) => (target(s, renderBody(body, s)), 0)
+  return (s) => {
+    // As in a filter block, a break or continue inside leaves the loop before the assignment.
+    const buf = { s: '' }
+    const signal = body(s, buf)
+    if (signal) return signal
+    target(s, buf.s)
+    return 0
+  }
 }
 
 function forLoop(node: For): Stmt {

@@ -5,6 +5,7 @@ import { getItem, pyStrip, stripChars } from './methods'
 import { toJson } from './json'
 import {
   JinjaError,
+  arith,
   PyCallable,
   Undef,
   cmp,
@@ -12,11 +13,16 @@ import {
   contains,
   eq,
   isFloat,
+  isTuple,
   len,
   mkFloat,
   numLike,
   PyFloat,
+  PyIterator,
+  PyMarkup,
+  htmlEscape,
   percentFormat,
+  plain,
   repr,
   str,
   toList,
@@ -28,6 +34,9 @@ import {
 export type Kwargs = Map<string, unknown> | null
 export type Filter = (value: unknown, args: unknown[], kwargs: Kwargs) => unknown
 export type Test = (value: unknown, args: unknown[]) => boolean
+
+/** A jinja2 filter that is a Python generator function: its result is an iterator over what `make` gives. */
+const generator = (fn: string, make: () => unknown[]): PyIterator => new PyIterator('generator', fn, make)
 
 /** Positional-or-keyword argument `i` named `name`, else `dflt`. */
 function arg(args: unknown[], kwargs: Kwargs, i: number, name: string, dflt: unknown): unknown {
@@ -112,6 +121,9 @@ function indent(s: string, width: unknown, first: boolean, blank: boolean): stri
 }
 
 function truncate(s: string, length: number, killwords: boolean, end: string, leeway: number): string {
+  // do_truncate's own asserts, before it looks at the text.
+  if (!(length >= end.length)) throw new JinjaError('AssertionError', `expected length >= ${end.length}, got ${length}`)
+  if (!(leeway >= 0)) throw new JinjaError('AssertionError', `expected leeway >= 0, got ${leeway}`)
   if (s.length <= length + leeway) return s
   if (killwords) return s.slice(0, length - end.length) + end
   const cut = s.slice(0, length - end.length)
@@ -138,6 +150,25 @@ function selectOrReject(value: unknown, args: unknown[], select: boolean, byAttr
     check = (v) => test(v, targs)
   }
   return toList(value).filter((v) => check(getter(v)) === select)
+}
+
+function sliceOf(v: unknown, a: unknown[], k: Kwargs): unknown[][] {
+  const n = Number(a[0])
+  const fill = arg(a, k, 1, 'fill_with', null)
+  const items = toList(v)
+  const per = Math.floor(items.length / n)
+  const extra = items.length % n
+  const out: unknown[][] = []
+  let offset = 0
+  for (let i = 0; i < n; i++) {
+    const start = offset + i * per
+    if (i < extra) offset++
+    const end = offset + (i + 1) * per
+    const part = items.slice(start, end)
+    if (fill !== null && i >= extra) part.push(fill)
+    out.push(part)
+  }
+  return out
 }
 
 /** jinja2's select/reject/map yield nothing for a falsy value (None, '', []) before looking at arguments. */
@@ -198,16 +229,17 @@ export const FILTERS: Record<string, (value: unknown, args: unknown[], kwargs: K
     return isFloat(v) ? mkFloat(Math.abs(Number(v))) : Math.abs(Number(v))
   },
   attribute: (v, a) => getItem(v, a[0]),
-  batch: (v, a, k) => {
-    const n = Number(a[0])
-    const fill = arg(a, k, 1, 'fill_with', null)
-    const items = toList(v)
-    const out: unknown[][] = []
-    for (let i = 0; i < items.length; i += n) out.push(items.slice(i, i + n))
-    const last = out[out.length - 1]
-    if (fill !== null && last) while (last.length < n) last.push(fill)
-    return out
-  },
+  batch: (v, a, k) =>
+    generator('do_batch', () => {
+      const n = Number(a[0])
+      const fill = arg(a, k, 1, 'fill_with', null)
+      const items = toList(v)
+      const out: unknown[][] = []
+      for (let i = 0; i < items.length; i += n) out.push(items.slice(i, i + n))
+      const last = out[out.length - 1]
+      if (fill !== null && last) while (last.length < n) last.push(fill)
+      return out
+    }),
   capitalize: (v) => {
     const s = str(v)
     return s.length ? s[0].toUpperCase() + s.slice(1).toLowerCase() : s
@@ -236,14 +268,18 @@ export const FILTERS: Record<string, (value: unknown, args: unknown[], kwargs: K
     const pos = by === 'value' ? 1 : 0
     return sortList([...v.entries()].map((e) => tuple([e[0], e[1]])), (e) => lowerIfStr((e as unknown[])[pos], cs), reverse)
   },
-  escape: (v) => str(v).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&#34;').replace(/'/g, '&#39;'),
+  escape: (v) => htmlEscape(v),
   first: (v) => {
     if (v instanceof Map) return v.size ? v.keys().next().value : new Undef('No first item, sequence was empty.')
+    if (v instanceof PyIterator) {
+      const r = v.next()
+      return r.done ? new Undef('No first item, sequence was empty.') : r.value
+    }
     const items = toList(v)
     return items.length ? items[0] : new Undef('No first item, sequence was empty.')
   },
   float: (v, a, k) => toFloat(v, arg(a, k, 0, 'default', new PyFloat(0))),
-  forceescape: (v) => FILTERS.escape(v, [], null),
+  forceescape: (v) => htmlEscape(str(v)),
   format: (v, a) => {
     if (typeof v !== 'string') throw new JinjaError('TypeError', 'format filter expects a string')
     return percentFormat(v, a.length === 1 ? a[0] : tuple(a))
@@ -251,11 +287,12 @@ export const FILTERS: Record<string, (value: unknown, args: unknown[], kwargs: K
   groupby: (v, a, k) => groupby(v, a, k),
   indent: (v, a, k) => indent(str(v), arg(a, k, 0, 'width', 4), truthy(arg(a, k, 1, 'first', false)), truthy(arg(a, k, 2, 'blank', false))),
   int: (v, a, k) => toInt(v, arg(a, k, 0, 'default', 0), Number(arg(a, k, 1, 'base', 10))),
-  items: (v) => {
-    if (v instanceof Undef) return []
-    if (!(v instanceof Map)) throw new JinjaError('TypeError', `Can only get item pairs from a mapping.`)
-    return [...v.entries()].map((e) => tuple([e[0], e[1]]))
-  },
+  items: (v) =>
+    generator('do_items', () => {
+      if (v instanceof Undef) return []
+      if (!(v instanceof Map)) throw new JinjaError('TypeError', `Can only get item pairs from a mapping.`)
+      return [...v.entries()].map((e) => tuple([e[0], e[1]]))
+    }),
   join: (v, a, k) => {
     const sep = str(arg(a, k, 0, 'd', ''))
     const attr = arg(a, k, 1, 'attribute', null)
@@ -264,6 +301,8 @@ export const FILTERS: Record<string, (value: unknown, args: unknown[], kwargs: K
     return items.map(str).join(sep)
   },
   last: (v) => {
+    // sync_do_last: next(iter(reversed(seq))); an iterator cannot be reversed.
+    if (v instanceof PyIterator) throw new JinjaError('TypeError', `'${v.pyType}' object is not reversible`)
     const items = v instanceof Map ? [...v.keys()] : toList(v)
     return items.length ? items[items.length - 1] : new Undef('No last item, sequence was empty.')
   },
@@ -276,8 +315,8 @@ export const FILTERS: Record<string, (value: unknown, args: unknown[], kwargs: K
   max: (v, _a, k) => minMax(v, k, 1),
   min: (v, _a, k) => minMax(v, k, -1),
   pprint: (v) => repr(v),
-  reject: (v, a) => selectOrReject(v, a, false, false),
-  rejectattr: (v, a) => selectOrReject(v, a, false, true),
+  reject: (v, a) => generator('select_or_reject', () => selectOrReject(v, a, false, false)),
+  rejectattr: (v, a) => generator('select_or_reject', () => selectOrReject(v, a, false, true)),
   replace: (v, a, k) => {
     const s = str(v)
     const old = str(a[0])
@@ -290,6 +329,9 @@ export const FILTERS: Record<string, (value: unknown, args: unknown[], kwargs: K
   },
   reverse: (v) => {
     if (typeof v === 'string') return Array.from(v).reverse().join('')
+    // do_reverse: reversed(value) — an iterator for a list, tuple or dict; what cannot be reversed becomes a list.
+    if (Array.isArray(v)) return new PyIterator(isTuple(v) ? 'reversed' : 'list_reverseiterator', '', () => v.slice().reverse())
+    if (v instanceof Map) return new PyIterator('dict_reversekeyiterator', '', () => [...v.keys()].reverse())
     return toList(v).slice().reverse()
   },
   round: (v, a, k) => {
@@ -299,27 +341,10 @@ export const FILTERS: Record<string, (value: unknown, args: unknown[], kwargs: K
     // jinja2's round always returns a float.
     return mkFloat(pyRound(Number(v), precision, method))
   },
-  safe: (v) => v,
-  select: (v, a) => selectOrReject(v, a, true, false),
-  selectattr: (v, a) => selectOrReject(v, a, true, true),
-  slice: (v, a, k) => {
-    const n = Number(a[0])
-    const fill = arg(a, k, 1, 'fill_with', null)
-    const items = toList(v)
-    const per = Math.floor(items.length / n)
-    const extra = items.length % n
-    const out: unknown[][] = []
-    let offset = 0
-    for (let i = 0; i < n; i++) {
-      const start = offset + i * per
-      if (i < extra) offset++
-      const end = offset + (i + 1) * per
-      const part = items.slice(start, end)
-      if (fill !== null && i >= extra) part.push(fill)
-      out.push(part)
-    }
-    return out
-  },
+  safe: (v) => (v instanceof PyMarkup ? v : new PyMarkup(str(v))),
+  select: (v, a) => generator('select_or_reject', () => selectOrReject(v, a, true, false)),
+  selectattr: (v, a) => generator('select_or_reject', () => selectOrReject(v, a, true, true)),
+  slice: (v, a, k) => generator('sync_do_slice', () => sliceOf(v, a, k)),
   sort: (v, a, k) => {
     const reverse = truthy(arg(a, k, 0, 'reverse', false))
     const cs = truthy(arg(a, k, 1, 'case_sensitive', false))
@@ -345,33 +370,53 @@ export const FILTERS: Record<string, (value: unknown, args: unknown[], kwargs: K
   },
   truncate: (v, a, k) =>
     truncate(str(v), Number(arg(a, k, 0, 'length', 255)), truthy(arg(a, k, 1, 'killwords', false)), str(arg(a, k, 2, 'end', '...')), Number(arg(a, k, 3, 'leeway', 5))),
-  unique: (v, a, k) => {
-    const cs = truthy(arg(a, k, 0, 'case_sensitive', false))
-    const attr = arg(a, k, 1, 'attribute', null)
-    const get = attr === null ? (x: unknown) => x : attrGetter(attr)
-    const seen: unknown[] = []
-    const out: unknown[] = []
-    for (const x of toList(v)) {
-      const key = lowerIfStr(get(x), cs)
-      if (!seen.some((s) => eq(s, key))) {
-        seen.push(key)
-        out.push(x)
+  unique: (v, a, k) =>
+    generator('do_unique', () => {
+      const cs = truthy(arg(a, k, 0, 'case_sensitive', false))
+      const attr = arg(a, k, 1, 'attribute', null)
+      const get = attr === null ? (x: unknown) => x : attrGetter(attr)
+      const seen: unknown[] = []
+      const out: unknown[] = []
+      for (const x of toList(v)) {
+        const key = lowerIfStr(get(x), cs)
+        if (!seen.some((s) => eq(s, key))) {
+          seen.push(key)
+          out.push(x)
+        }
       }
-    }
-    return out
-  },
+      return out
+    }),
   upper: (v) => str(v).toUpperCase(),
   urlencode: (v) => encodeURIComponent(str(v)).replace(/%2F/g, '/'),
   wordcount: (v) => (str(v).match(/\w+/gu) ?? []).length,
   xmlattr: (v) => {
     if (!(v instanceof Map)) return ''
     const parts: string[] = []
-    for (const [key, x] of v) if (x !== null && !(x instanceof Undef)) parts.push(`${str(key)}="${FILTERS.escape(x, [], null) as string}"`)
+    for (const [key, x] of v) if (x !== null && !(x instanceof Undef)) parts.push(`${str(key)}="${htmlEscape(x).s}"`)
     return parts.length ? ' ' + parts.join(' ') : ''
   }
 }
 FILTERS.d = FILTERS.default
 FILTERS.e = FILTERS.escape
+
+/**
+ * Filters given Markup: these keep it Markup as jinja2's do (soft_str then a str method); `format` is Markup's `%`.
+ * Every other filter sees the plain str, as its str() or str methods make it one in Python.
+ */
+const MARKUP_KEEPING: Record<string, (m: PyMarkup, a: unknown[], k: Kwargs) => unknown> = {
+  string: (m) => m,
+  upper: (m) => new PyMarkup(m.s.toUpperCase()),
+  lower: (m) => new PyMarkup(m.s.toLowerCase()),
+  capitalize: (m, a, k) => new PyMarkup(str(FILTERS.capitalize(m.s, a, k))),
+  trim: (m, a, k) => new PyMarkup(str(FILTERS.trim(m.s, a, k))),
+  format: (m, a) => arith('%', m, a.length === 1 ? a[0] : tuple(a))
+}
+for (const name of Object.keys(FILTERS)) {
+  if (name === 'safe' || name === 'escape' || name === 'e' || name === 'forceescape') continue
+  const f = FILTERS[name]
+  const keep = MARKUP_KEEPING[name]
+  FILTERS[name] = (v, a, k) => (v instanceof PyMarkup ? (keep ? keep(v, a, k) : f(v.s, a, k)) : f(v, a, k))
+}
 
 function kwargs(k: Kwargs, name: string): unknown {
   return k?.get(name) ?? null
@@ -379,7 +424,7 @@ function kwargs(k: Kwargs, name: string): unknown {
 
 /** map() needs to call filters by name, which only the compiler's registry knows. */
 export function mapFilter(callFilter: (name: string, v: unknown, a: unknown[], k: Kwargs) => unknown): Filter {
-  return (v, a, k) => doMap(v, a, k, callFilter)
+  return (v, a, k) => generator('sync_do_map', () => doMap(v, a, k, callFilter))
 }
 
 
@@ -395,7 +440,7 @@ export const TESTS: Record<string, Test> = {
   '==': (v, a) => eq(v, a[0]),
   ne: (v, a) => !eq(v, a[0]),
   '!=': (v, a) => !eq(v, a[0]),
-  escaped: () => false,
+  escaped: (v) => v instanceof PyMarkup,
   even: (v) => Number(v) % 2 === 0,
   odd: (v) => Math.abs(Number(v) % 2) === 1,
   false: (v) => v === false,
@@ -415,7 +460,7 @@ export const TESTS: Record<string, Test> = {
   '<': (v, a) => compare('<', v, a[0]),
   lessthan: (v, a) => compare('<', v, a[0]),
   in: (v, a) => contains(a[0], v),
-  iterable: (v) => typeof v === 'string' || Array.isArray(v) || v instanceof Map || v instanceof Undef,
+  iterable: (v) => typeof v === 'string' || Array.isArray(v) || v instanceof Map || v instanceof Undef || v instanceof PyIterator,
   lower: (v) => typeof v === 'string' && v === v.toLowerCase(),
   upper: (v) => typeof v === 'string' && v === v.toUpperCase(),
   mapping: (v) => v instanceof Map,
@@ -424,5 +469,11 @@ export const TESTS: Record<string, Test> = {
   sequence: (v) => typeof v === 'string' || Array.isArray(v) || v instanceof Map,
   string: (v) => typeof v === 'string',
   test: (v) => typeof v === 'string' && v in TESTS
+}
+// A test sees Markup as the str it is (`x|safe is string` is true), except `escaped`, which asks for __html__.
+for (const name of Object.keys(TESTS)) {
+  if (name === 'escaped') continue
+  const t = TESTS[name]
+  TESTS[name] = (v, a) => t(plain(v), a.length ? a.map(plain) : a)
 }
 

@@ -2,7 +2,7 @@
 // HTML escaping — shared/python's json.dumps over the Jinja runtime's values (its float box, Undefined, its errors).
 import { jsonFloat, jsonNumber, pyJsonDumps } from '../../python/json-dumps'
 import { checkString } from './budget'
-import { JinjaError, PyFloat, Undef, cmp, str, typeName } from './values'
+import { JinjaError, PyFloat, PyMarkup, Undef, cmp, isTuple, str, tuple, typeName } from './values'
 
 const model = {
   scalar: (x: unknown) => (typeof x === 'number' ? jsonNumber(x) : x instanceof PyFloat ? jsonFloat(x.v) : undefined),
@@ -23,5 +23,27 @@ export function toJson(value: unknown, indent: unknown, separators: unknown, sor
   if (typeof indent === 'number') checkString(indent)
   const seps = Array.isArray(separators) && separators.length === 2 ? ([str(separators[0]), str(separators[1])] as const) : undefined
   const ind = indent === null || indent === undefined ? null : typeof indent === 'string' ? indent : Number(indent)
-  return pyJsonDumps(value, { ensureAscii, indent: ind, separators: seps, sortKeys, model })
+  return pyJsonDumps(withoutMarkup(value), { ensureAscii, indent: ind, separators: seps, sortKeys, model })
+}
+
+/** json.dumps sees Markup as the str it subclasses: a copy with Markup as plain strings (the value itself when none). */
+function withoutMarkup(v: unknown): unknown {
+  if (v instanceof PyMarkup) return v.s
+  if (Array.isArray(v)) {
+    const out = v.map(withoutMarkup)
+    if (!out.some((x, i) => x !== v[i])) return v
+    return isTuple(v) ? tuple(out) : out
+  }
+  if (v instanceof Map) {
+    let changed = false
+    const out = new Map<unknown, unknown>()
+    for (const [k, x] of v) {
+      const kk = withoutMarkup(k)
+      const xx = withoutMarkup(x)
+      changed ||= kk !== k || xx !== x
+      out.set(kk, xx)
+    }
+    return changed ? out : v
+  }
+  return v
 }

@@ -2,7 +2,7 @@
 // methods templates call on str, dict and list (`content.strip()`, `message.get('x')`, `tools.items()`).
 // Mutating methods (list.append, dict.update, …) raise SecurityError, as the immutable sandbox does.
 import { checkString } from './budget'
-import { JinjaError, PyObject, PyCallable, Undef, hasAstral, isTuple, missingAttr, repr, str, tuple, typeName, eq, len, toList } from './values'
+import { JinjaError, PyObject, PyCallable, PyMarkup, Undef, hasAstral, htmlEscape, isTuple, missingAttr, plain, repr, str, tuple, typeName, eq, len, toList } from './values'
 
 type Method<Self> = (self: Self, args: unknown[], kwargs: Map<string, unknown> | null) => unknown
 /** A method of some receiver type: methodTable picks the table by the receiver's own type, so each call is well typed. */
@@ -138,6 +138,15 @@ const STR_METHODS: Record<string, Method<string>> = {
     const count = a[2] === undefined ? -1 : Number(a[2])
     const old = str(a[0])
     const neu = str(a[1])
+    if (old === '') {
+      // Python inserts the replacement before every code point and at the end, up to `count` times.
+      const cs = Array.from(s)
+      const times = count < 0 ? cs.length + 1 : Math.min(count, cs.length + 1)
+      checkString(s.length + times * neu.length)
+      let out = ''
+      for (let i = 0; i < cs.length; i++) out += (i < times ? neu : '') + cs[i]
+      return times > cs.length ? out + neu : out
+    }
     const parts = s.split(old)
     checkString(s.length + (parts.length - 1) * (neu.length - old.length))
     if (count < 0) return parts.join(neu)
@@ -225,6 +234,33 @@ const MUTATORS: Record<string, string[]> = {
   set: ['add', 'discard', 'remove', 'pop', 'clear', 'update']
 }
 
+/**
+ * Markup's own methods (markupsafe 3.0): these return Markup, escaping the arguments that become text (the
+ * replacement, the fill character, joined items, format arguments); split/partition give lists/tuples of Markup.
+ * Other str methods (startswith, find, count, is…) answer as for the plain str.
+ */
+const MARKUP_RESULT = new Set(['capitalize', 'title', 'lower', 'upper', 'lstrip', 'rstrip', 'strip', 'translate', 'expandtabs', 'swapcase', 'zfill', 'casefold', 'removeprefix', 'removesuffix'])
+const MARKUP_ESCAPED_ARG: Record<string, number> = { replace: 1, ljust: 1, rjust: 1, center: 1 }
+
+function markupMethod(m: PyMarkup, name: string): ((args: unknown[], kwargs: Map<string, unknown> | null) => unknown) | undefined {
+  const f = Object.prototype.hasOwnProperty.call(STR_METHODS, name) ? STR_METHODS[name] : undefined
+  const escapeAll = (xs: unknown[]) => xs.map((x) => (typeof x === 'string' || x instanceof PyMarkup ? htmlEscape(x).s : x))
+  if (name === 'join') return (args) => new PyMarkup(toList(args[0]).map((x) => htmlEscape(x).s).join(m.s))
+  if (name === 'format' && f) return (args, kwargs) => new PyMarkup(str(f(m.s, escapeAll(args), kwargs && new Map([...kwargs].map(([k, v]) => [k, escapeAll([v])[0]])))))
+  if (!f) return undefined
+  if (name in MARKUP_ESCAPED_ARG)
+    return (args, kwargs) => {
+      const i = MARKUP_ESCAPED_ARG[name]
+      const a = args.slice()
+      if (a.length > i) a[i] = htmlEscape(a[i]).s
+      return new PyMarkup(str(f(m.s, a.map(plain), kwargs)))
+    }
+  if (MARKUP_RESULT.has(name)) return (args, kwargs) => new PyMarkup(str(f(m.s, args.map(plain), kwargs)))
+  if (name === 'split' || name === 'rsplit' || name === 'splitlines') return (args, kwargs) => toList(f(m.s, args.map(plain), kwargs)).map((x) => new PyMarkup(str(x)))
+  if (name === 'partition' || name === 'rpartition') return (args, kwargs) => tuple(toList(f(m.s, args.map(plain), kwargs)).map((x) => new PyMarkup(str(x))))
+  return (args, kwargs) => f(m.s, args.map(plain), kwargs)
+}
+
 function methodTable(obj: unknown): Record<string, SomeMethod> | undefined {
   if (typeof obj === 'string') return STR_METHODS
   if (obj instanceof Map) return DICT_METHODS
@@ -235,6 +271,10 @@ function methodTable(obj: unknown): Record<string, SomeMethod> | undefined {
 
 /** The Python method `name` of `obj`, bound, or undefined when it has none. */
 function boundMethod(obj: unknown, name: string): PyCallable | undefined {
+  if (obj instanceof PyMarkup) {
+    const fn = markupMethod(obj, name)
+    return fn ? new PyCallable(name, fn) : undefined
+  }
   const table = methodTable(obj)
   const m = table && Object.prototype.hasOwnProperty.call(table, name) ? table[name] : undefined
   if (m) return new PyCallable(name, (args, kwargs) => (m as Method<unknown>)(obj, args, kwargs))
@@ -249,6 +289,10 @@ function boundMethod(obj: unknown, name: string): PyCallable | undefined {
 
 /** Calls `obj.name(...)` directly (the common case), without building a bound method. */
 export function callMethod(obj: unknown, name: string, args: unknown[], kwargs: Map<string, unknown> | null): unknown {
+  if (obj instanceof PyMarkup) {
+    const fn = markupMethod(obj, name)
+    return fn ? fn(args, kwargs) : undefined
+  }
   const table = methodTable(obj)
   const m = table && Object.prototype.hasOwnProperty.call(table, name) ? table[name] : undefined
   if (m) return (m as Method<unknown>)(obj, args, kwargs)
@@ -276,6 +320,12 @@ export function getAttr(obj: unknown, attr: string): unknown {
 /** `obj[key]`: jinja2 tries the item first, then (for a string key) the attribute. */
 export function getItem(obj: unknown, key: unknown): unknown {
   if (obj instanceof Undef) obj.fail()
+  if (obj instanceof PyMarkup) {
+    // Markup.__getitem__ gives Markup; a failed lookup stays the undefined value it is for the str.
+    const r = getItem(obj.s, key)
+    return typeof r === 'string' ? new PyMarkup(r) : r
+  }
+  key = plain(key)
   if (obj instanceof Map) {
     if (obj.has(key)) return obj.get(key)
     if (typeof key === 'boolean' && obj.has(key ? 1 : 0)) return obj.get(key ? 1 : 0)
@@ -305,6 +355,7 @@ export function getItem(obj: unknown, key: unknown): unknown {
 /** Python slicing `obj[start:stop:step]` on str, list and tuple. */
 export function slice(obj: unknown, start: unknown, stop: unknown, step: unknown): unknown {
   if (obj instanceof Undef) obj.fail()
+  if (obj instanceof PyMarkup) return new PyMarkup(slice(obj.s, start, stop, step) as string)
   const isStr = typeof obj === 'string'
   let seq: unknown[]
   if (isStr) seq = hasAstral(obj) ? Array.from(obj) : (obj as string).split('')

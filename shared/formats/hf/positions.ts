@@ -19,7 +19,9 @@ export interface SourcePosition {
 export class TemplateSyntaxError extends Error {
   constructor(
     message: string,
-    public span?: Span
+    public span?: Span,
+    /** The Python exception class: jinja2's own, or SyntaxError where Python rejects the code jinja2 generates. */
+    public pyType = 'TemplateSyntaxError'
   ) {
     super(message)
   }

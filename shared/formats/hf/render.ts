@@ -17,7 +17,7 @@ export interface CompiledChatTemplate {
 /** Where in the template an error is: 1-based, `endColumn` exclusive; absent when no place is known. */
 export type ErrorPlace = Partial<SourcePosition>
 
-export type CompileResult = { ok: true; template: CompiledChatTemplate } | { ok: false; error: { message: string } & ErrorPlace }
+export type CompileResult = { ok: true; template: CompiledChatTemplate } | { ok: false; error: { message: string; pyType: string } & ErrorPlace }
 
 export interface RenderOptions {
   messages: unknown[]
@@ -66,7 +66,8 @@ export function compileChatTemplate(source: string): CompileResult {
     run = compileProgram(source)
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e)
-    return { ok: false, error: { message: e instanceof TemplateSyntaxError ? message : `cannot compile template: ${message}`, ...placeOf(source, e) } }
+    const syntax = e instanceof TemplateSyntaxError
+    return { ok: false, error: { message: syntax ? message : `cannot compile template: ${message}`, pyType: syntax ? e.pyType : 'TemplateSyntaxError', ...placeOf(source, e) } }
   }
   const template: CompiledChatTemplate = { source, run }
   if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string)
@@ -131,7 +132,7 @@ export function renderChatTemplate(t: CompiledChatTemplate | string, opts: Rende
   let template: CompiledChatTemplate
   if (typeof t === 'string') {
     const c = compileChatTemplate(t)
-    if (!c.ok) return { ok: false, error: { kind: 'syntax_error', pyType: 'TemplateSyntaxError', ...c.error } }
+    if (!c.ok) return { ok: false, error: { kind: 'syntax_error', ...c.error } }
     template = c.template
   } else template = t
 

@@ -82,6 +82,64 @@ export class PyCallable {
   ) {}
 }
 
+/**
+ * A Python iterator, as jinja2's map/select/reject/selectattr/rejectattr/items/unique/batch/slice filters return
+ * generators and `reverse` a list_reverseiterator: no len(), no indexing, always true, printed by its object repr,
+ * and consumed once — a second `| list` of the same generator is empty. Its items are made on first use, so an
+ * error in making them surfaces where Python's would (when the iterator is consumed, not when it is created).
+ */
+export class PyIterator {
+  private items: unknown[] | null = null
+  private pos = 0
+  private static made = 0
+  /** A stable stand-in for CPython's object address in the repr (the real one differs on every run). */
+  readonly address = `0x7f${(0x1000000 + 16 * ++PyIterator.made).toString(16).padStart(10, '0')}`
+  constructor(
+    /** Python's type name: 'generator', 'list_reverseiterator', … */
+    readonly pyType: string,
+    /** For a generator, the function that made it ('select_or_reject', 'sync_do_map', …). */
+    readonly fn: string,
+    private make: () => unknown[]
+  ) {}
+  private all(): unknown[] {
+    if (this.items === null) this.items = this.make()
+    return this.items
+  }
+  /** The next item, or `done`. */
+  next(): { done: true } | { done: false; value: unknown } {
+    const items = this.all()
+    return this.pos < items.length ? { done: false, value: items[this.pos++] } : { done: true }
+  }
+  /** Every item not consumed yet (`list(it)`), consuming them. */
+  rest(): unknown[] {
+    const items = this.all()
+    const out = items.slice(this.pos)
+    this.pos = items.length
+    return out
+  }
+  repr(): string {
+    return this.pyType === 'generator' ? `<generator object ${this.fn} at ${this.address}>` : `<${this.pyType} object at ${this.address}>`
+  }
+}
+
+/**
+ * markupsafe's Markup, which `|safe` and `|escape` return: a str for printing, testing and comparing, whose `+`, `%`,
+ * `join`, `format`, `replace` and padding escape the *other* operand (transformers' environment does not autoescape,
+ * so only these operations tell it apart), and whose slicing and case methods give Markup again.
+ */
+export class PyMarkup {
+  constructor(readonly s: string) {}
+}
+
+/** markupsafe.escape: Markup is kept as it is; anything else is str()-ed and & < > ' " replaced. */
+export function htmlEscape(v: unknown): PyMarkup {
+  if (v instanceof PyMarkup) return v
+  return new PyMarkup(str(v).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/'/g, '&#39;').replace(/"/g, '&#34;'))
+}
+
+/** The str a value stands for when it is Markup (Python sees a str subclass), else the value itself. */
+export const plain = (v: unknown): unknown => (v instanceof PyMarkup ? v.s : v)
+
 const TUPLE = Symbol('tuple')
 /** Marks an array as a Python tuple, which only changes how it prints. */
 export function tuple<T extends unknown[]>(a: T): T {
@@ -107,6 +165,8 @@ export function typeName(v: unknown): string {
   if (v instanceof Map) return 'dict'
   if (v instanceof Namespace) return 'Namespace'
   if (v instanceof PyCallable) return 'function'
+  if (v instanceof PyIterator) return v.pyType
+  if (v instanceof PyMarkup) return 'Markup'
   return 'object'
 }
 
@@ -114,6 +174,7 @@ export function typeName(v: unknown): string {
 export function truthy(v: unknown): boolean {
   if (v === null || v === undefined || v === false || v === 0 || v === '') return false
   if (v === true || typeof v === 'string' || typeof v === 'number') return true
+  if (v instanceof PyMarkup) return v.s !== ''
   if (Array.isArray(v)) return v.length > 0
   if (v instanceof Map) return v.size > 0
   if (v instanceof Undef) return false
@@ -173,6 +234,7 @@ export function repr(v: unknown): string {
   }
   if (v instanceof Map) return dictRepr(Array.from(v, ([k, x]) => [repr(k), repr(x)] as const))
   if (v instanceof Undef) return 'Undefined'
+  if (v instanceof PyMarkup) return `Markup(${strRepr(v.s)})`
   return str(v)
 }
 
@@ -186,12 +248,15 @@ export function str(v: unknown): string {
   if (v instanceof Undef) return ''
   if (v instanceof Namespace) return '<Namespace>'
   if (v instanceof PyCallable) return `<function ${v.name}>`
+  if (v instanceof PyIterator) return v.repr()
+  if (v instanceof PyMarkup) return v.s
   return repr(v)
 }
 
 /** Python ==. */
 export function eq(a: unknown, b: unknown): boolean {
   if (a === b) return true
+  if (a instanceof PyMarkup || b instanceof PyMarkup) return eq(plain(a), plain(b))
   if (numLike(a) && numLike(b)) return Number(a) === Number(b)
   if (a instanceof Undef || b instanceof Undef) return a instanceof Undef && b instanceof Undef
   if (Array.isArray(a) && Array.isArray(b)) {
@@ -211,6 +276,8 @@ export function eq(a: unknown, b: unknown): boolean {
 export function compare(op: string, a: unknown, b: unknown): boolean {
   if (a instanceof Undef) a.fail()
   if (b instanceof Undef) b.fail()
+  a = plain(a)
+  b = plain(b)
   let c: number
   if (numLike(a) && numLike(b)) c = Number(a) - Number(b)
   else if (typeof a === 'string' && typeof b === 'string') c = a < b ? -1 : a > b ? 1 : 0
@@ -246,6 +313,7 @@ export const hasAstral = (s: string): boolean => /[\uD800-\uDFFF]/.test(s)
 
 /** Python's len(). */
 export function len(v: unknown): number {
+  if (v instanceof PyMarkup) return len(v.s)
   if (typeof v === 'string') return hasAstral(v) ? Array.from(v).length : v.length
   if (Array.isArray(v)) return v.length
   if (v instanceof Map) return v.size
@@ -255,15 +323,19 @@ export function len(v: unknown): number {
 
 /** Python's iter() as a list: strings by code point, dicts by key, Undefined as empty. */
 export function toList(v: unknown): unknown[] {
+  if (v instanceof PyMarkup) return toList(v.s)
   if (Array.isArray(v)) return v
   if (typeof v === 'string') return hasAstral(v) ? Array.from(v) : v.split('')
   if (v instanceof Map) return [...v.keys()]
   if (v instanceof Undef) return []
+  if (v instanceof PyIterator) return v.rest()
   throw new JinjaError('TypeError', `'${typeName(v)}' object is not iterable`)
 }
 
 /** Python's `in`. */
 export function contains(container: unknown, item: unknown): boolean {
+  if (container instanceof PyMarkup) return contains(container.s, plain(item))
+  if (typeof container === 'string' && item instanceof PyMarkup) return container.includes(item.s)
   if (typeof container === 'string') {
     if (typeof item !== 'string') {
       if (item instanceof Undef) item.fail()
@@ -278,6 +350,11 @@ export function contains(container: unknown, item: unknown): boolean {
     return false
   }
   if (container instanceof Undef) return false
+  if (container instanceof PyIterator) {
+    // `in` consumes an iterator up to the first match, as Python's does.
+    for (let r = container.next(); !r.done; r = container.next()) if (eq(r.value, item)) return true
+    return false
+  }
   throw new JinjaError('TypeError', `argument of type '${typeName(container)}' is not iterable`)
 }
 
@@ -339,7 +416,27 @@ function intArith(op: string, x: number, y: number): number {
   return NaN
 }
 
+/** Markup's operators: `+` escapes a str operand, `%` its arguments, `*` repeats; the result is Markup. */
+function markupArith(op: string, a: unknown, b: unknown): unknown {
+  const isStr = (v: unknown) => typeof v === 'string' || v instanceof PyMarkup
+  if (op === '+' && isStr(a) && isStr(b)) {
+    const r = htmlEscape(a).s + htmlEscape(b).s
+    checkString(r.length)
+    return new PyMarkup(r)
+  }
+  if (op === '*' && a instanceof PyMarkup && intOf(b) !== undefined) return new PyMarkup(repeat(a.s, intOf(b)!) as string)
+  if (op === '*' && b instanceof PyMarkup && intOf(a) !== undefined) return new PyMarkup(repeat(b.s, intOf(a)!) as string)
+  if (op === '%' && a instanceof PyMarkup) {
+    const esc = (x: unknown) => (typeof x === 'string' || x instanceof PyMarkup ? htmlEscape(x).s : x)
+    const args = Array.isArray(b) && isTuple(b) ? tuple(b.map(esc)) : esc(b)
+    return new PyMarkup(percentFormat(a.s, args))
+  }
+  throw new JinjaError('TypeError', `unsupported operand type(s) for ${op}: '${typeName(a)}' and '${typeName(b)}'`)
+}
+
 function seqArith(op: string, a: unknown, b: unknown): unknown {
+  // str % Markup formats str(Markup), a plain str; every other operator with Markup on either side is Markup's.
+  if (a instanceof PyMarkup || (b instanceof PyMarkup && !(op === '%' && typeof a === 'string'))) return markupArith(op, a, b)
   if (op === '+') {
     if (typeof a === 'string' && typeof b === 'string') {
       checkString(a.length + b.length)
