@@ -14,7 +14,7 @@ const picture = (colour) =>
     .png()
     .toBuffer()
 
-const MODELS = ['openai-messages', 'qwen2.5-instruct', 'opencompass-api']
+const MODELS = ['openai-messages', 'qwen2.5-instruct', 'opencompass-api', 'qwen2.5-vl-instruct']
 
 async function makeFiles(dir) {
   const red = await picture('#d33')
@@ -104,8 +104,11 @@ async function openAndCheck(t, name, target, expect) {
       await page.waitForFunction(() =>
         [...document.querySelectorAll('[data-model=openai-messages] [data-testid=content-part-media] [data-testid=row-image]')].some((i) => i.complete && i.naturalWidth === 64)
       )
+      // A vision-language chat-template model receives the picture in place of the part.
+      const vl = cols.find(([m]) => m === 'qwen2.5-vl-instruct')?.[1] ?? ''
+      assert(vl.includes('<|vision_start|><|image_pad|><|vision_end|>'), `the VL model lacks the picture: ${vl.slice(0, 300)}`)
       // Text-only models say what they do not receive.
-      const dropped = await page.locator('[data-model="qwen2.5-instruct"] [data-testid=model-problem]', { hasText: 'modality-dropped' }).count()
+      const dropped = await page.locator('[data-model="qwen2.5-instruct"] [data-testid=model-problem]', { hasText: 'media-dropped' }).count()
       assert(dropped === 1, 'the text-only chat model does not say the picture is dropped')
       return cols.map(([m]) => m).join(', ')
     })

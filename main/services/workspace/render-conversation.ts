@@ -4,13 +4,15 @@
 //
 // Each model receives the chat as it would from an evaluation harness that hands it a chat (OpenCompass's
 // ChatInferencer does, with chat[:last assistant]):
-//  - a chat-template model through its harness wrapper (OpenCompass HuggingFacewithChatTemplate, …), content lists
-//    passed to the chat template where a turn holds media;
+//  - a chat-template model through its harness wrapper (OpenCompass HuggingFacewithChatTemplate, …); a vision/audio
+//    chat-template model with no harness of its own as transformers' processor renders it, content lists in place;
+//  - an lm-evaluation-harness column as fewshot_context would build the chat;
 //  - an OpenAI-style API the messages with their content parts;
 //  - an OpenCompass meta-template model the chat as a PromptList (SYSTEM in `begin`, HUMAN/BOT rounds, an open BOT
-//    turn), text only: the media it cannot take are reported by the model's signals;
-//  - FastChat and LazyLLM prompters the turns' text, likewise.
-import type { ConversationTurnView, ConversationView, HarnessTrace, MediaRef, ModelRender, Problem } from '../../../shared/api/types'
+//    turn), FastChat and LazyLLM prompters the turns' text.
+// A model that does not take a modality (profile `modalities`) receives the turn's text and a media-dropped signal.
+import type { ConversationTurnView, ConversationView, HarnessTrace, MediaRef, ModelMediaPart, ModelRender, Problem } from '../../../shared/api/types'
+import { countPhrase, profileModalities, type MediaModality } from '../../../shared/models/multimodal'
 import { classifyMediaRef } from '../media/refs'
 import type { FoundRef } from './row-media'
 import { chatPromptList, type ChatMessageJson, type Prepared } from '../../../shared/engine'
@@ -18,7 +20,7 @@ import { contentPlainText, partMedia, rowConversation, type ConversationColumn }
 import { harnessFor, wrapChatHistory, type HarnessSpec, type ModelProfile, type TokenCount, type WrapResult } from '../../../shared/models'
 import { LM_EVAL_LABEL, lmEvalDocs, lmEvalRequest, lmEvalStopWords } from '../../../shared/models/lm-eval'
 import type { ChatMessage } from '../../../shared/models/renderers'
-import { harnessRender, promptBlocks, renderMessages, type ModelContext, type RenderedForModels } from './render-row'
+import { harnessRender, promptBlocks, renderMessages, shortRef, type ModelContext, type RenderedForModels } from './render-row'
 
 export function renderConversationRow(prepared: Prepared, col: ConversationColumn, testIndex: number, rowIndex: number, models: ModelContext[], spans: boolean): RenderedForModels {
   const row = prepared.test[testIndex] ?? {}
@@ -42,15 +44,37 @@ function renderConversationFor(history: ChatMessageJson[], m: ModelContext, fami
   const { messages, dropped } = forModel(history, m.profile)
   const h = harnessFor(m.profile, family)
   const opts = { mode: 'gen' as const, row, countTokens: (t: string) => m.counter.count(t) }
-  const r = !h ? renderMessages(messages.map((x) => ({ ...x })) as ChatMessage[], m, []) : h.name === 'lm-eval' ? harnessRender(lmEvalConversation(messages, m.profile, h, opts), m) : harnessRender(wrapChatHistory(messages, m.profile, h, opts), m)
+  const copy = () => messages.map((x) => ({ ...x })) as ChatMessage[]
+  let r: ModelRender
+  if (isProcessorModel(m.profile)) r = renderMessages(copy(), m, [PROCESSOR_NOTE], { processor: true })
+  else if (!h) r = renderMessages(copy(), m, [])
+  else if (h.name === 'lm-eval') r = harnessRender(lmEvalConversation(messages, m.profile, h, opts), m)
+  else r = harnessRender(wrapChatHistory(messages, m.profile, h, opts), m)
   if (dropped.length === 0) return r
   const turns = [...new Set(dropped.map((d) => d.turn))]
   const signal: Problem = {
-    code: 'modality-dropped',
-    message: `${m.profile.name} takes ${[...takes(m.profile)].join(' and ')} only: ${countWords(dropped)} in turn${turns.length === 1 ? '' : 's'} ${turns.join(', ')} ${dropped.length === 1 ? 'is' : 'are'} not sent; those turns are sent as their text.`,
+    code: 'media-dropped',
+    message: `Text-only model: ${countPhrase(dropped)} dropped — ${m.profile.name} takes ${profileModalities(m.profile).join(' and ')} only, so turn${turns.length === 1 ? '' : 's'} ${turns.join(', ')} ${turns.length === 1 ? 'is' : 'are'} sent as ${turns.length === 1 ? 'its' : 'their'} text (no harness sends such parts to it without failing).`,
     severity: 'warning'
   }
-  return { ...r, problems: [signal, ...r.problems] }
+  const media: ModelMediaPart[] = dropped.map((d) => ({ modality: d.modality, ref: shortRef(d.ref), dropped: true, how: `dropped: ${m.profile.name} takes text only` }))
+  return { ...r, media: [...media, ...(r.media ?? [])], problems: [signal, ...r.problems] }
+}
+
+/**
+ * A vision/audio-language chat-template model with no harness of its own renders the conversation as transformers'
+ * processor does (ProcessorMixin.apply_chat_template: image_url parts become {"type": "image", "url"} before the
+ * template runs), which is how a chat reaches such a model in practice; OpenCompass's HuggingFacewithChatTemplate
+ * tokenizes text only and would pass the parts through unread.
+ */
+function isProcessorModel(p: ModelProfile): boolean {
+  return p.format === 'hf-chat-template' && !p.harness && profileModalities(p).some((x) => x !== 'text')
+}
+
+const PROCESSOR_NOTE: Problem = {
+  code: 'harness',
+  message: "Rendered as transformers' processor.apply_chat_template renders the conversation (image_url parts become {\"type\": \"image\", \"url\"}): OpenCompass's HuggingFacewithChatTemplate would send the text only.",
+  severity: 'info'
 }
 
 /**
@@ -70,17 +94,16 @@ function lmEvalConversation(messages: ChatMessageJson[], profile: ModelProfile, 
 }
 
 /**
- * What a profile takes besides text: its `modalities` when it declares them; an OpenAI-style messages API sends the
- * parts as they are (the server decides); every format that builds a string is text only.
+ * What a profile takes besides text: its `modalities` (absent: text only), except that an OpenAI-style messages API
+ * sends the parts as they are and its server decides.
  */
 function takes(p: ModelProfile): Set<string> {
-  const declared = (p as { modalities?: unknown }).modalities
-  if (Array.isArray(declared)) return new Set(declared.filter((x): x is string => typeof x === 'string'))
-  return new Set(p.format === 'openai-messages' ? ['text', 'image', 'audio', 'video'] : ['text'])
+  return new Set(p.format === 'openai-messages' ? ['text', 'image', 'audio', 'video'] : profileModalities(p))
 }
 
 interface Dropped {
-  kind: string
+  modality: MediaModality
+  ref: string
   turn: number
 }
 
@@ -96,7 +119,7 @@ function forModel(history: ChatMessageJson[], p: ModelProfile): { messages: Chat
     if (!Array.isArray(msg.content)) return msg
     const lost = msg.content.map((part) => partMedia(part)).filter((x): x is NonNullable<typeof x> => !!x && !ok.has(x.kind))
     if (lost.length === 0) return msg
-    for (const l of lost) dropped.push({ kind: l.kind, turn: i + 1 })
+    for (const l of lost) dropped.push({ modality: l.kind, ref: l.ref, turn: i + 1 })
     const kept = msg.content.filter((part) => {
       const pm = partMedia(part)
       return !pm || ok.has(pm.kind)
@@ -107,11 +130,6 @@ function forModel(history: ChatMessageJson[], p: ModelProfile): { messages: Chat
   return { messages, dropped }
 }
 
-function countWords(d: Dropped[]): string {
-  const n = new Map<string, number>()
-  for (const x of d) n.set(x.kind, (n.get(x.kind) ?? 0) + 1)
-  return [...n].map(([k, c]) => `${c} ${k === 'audio' ? (c === 1 ? 'audio clip' : 'audio clips') : c === 1 ? k : `${k}s`}`).join(', ')
-}
 
 /**
  * The row's conversation as the app shows it: each turn's text and media parts in order (media resolved as the row's

@@ -151,7 +151,7 @@ export function withoutMediaData(messages: unknown): unknown {
 }
 
 /** Inline media never reaches the display as text: a data URL or base64 is abbreviated to its kind and length. */
-function shortRef(ref: string): string {
+export function shortRef(ref: string): string {
   if (/^data:/i.test(ref)) return `(data: URL, ${ref.length.toLocaleString()} chars)`
   if (ref.length > 256 && /^[A-Za-z0-9+/=\s]+$/.test(ref.slice(0, 256))) return `(inline, ${ref.length.toLocaleString()} chars)`
   return ref.length > 300 ? `${ref.slice(0, 200)}… (${ref.length.toLocaleString()} chars)` : ref
@@ -258,14 +258,18 @@ function renderConversation(prompt: Prompt, m: ModelContext, family: Prepared['f
 }
 
 /** A conversation through the profile's own format (FastChat, LazyLLM, an API, …), with its signals. */
-export function renderMessages(messages: ChatMessage[], m: ModelContext, problems: Problem[]): ModelRender {
+export function renderMessages(messages: ChatMessage[], m: ModelContext, problems: Problem[], opts: { processor?: boolean } = {}): ModelRender {
   const p = m.profile
   const base = { modelId: p.id, modelName: p.name, contextLength: p.context_length, specialTokens: specialTokenList(p) }
-  const r = renderForModel(p, { messages }, { addGenerationPrompt: true, countTokens: (t) => m.counter.count(t) })
+  const r = renderForModel(p, { messages }, { addGenerationPrompt: true, countTokens: (t) => m.counter.count(t), processor: opts.processor })
   const parts = mediaPartsOf(messages)
   let media: ModelMediaPart[] | undefined
   if (parts.length && p.format === 'openai-messages') media = apiMedia(messages)
-  else if (parts.length) {
+  else if (parts.length && p.format === 'hf-chat-template') {
+    // A chat template rendered directly (transformers' processor path): placeholders written against parts received.
+    media = templateMedia(p, parts, r.error ? null : (r.text ?? ''))
+    problems.push(...chatTemplateMediaSignals(p, parts, r.error ? { error: r.error.message, listContent: true } : { text: r.text ?? '' }))
+  } else if (parts.length) {
     // FastChat and LazyLLM take text: content parts are joined as their text.
     const takes = profileModalities(p)
     media = parts.map((x) => ({ modality: x.modality, ref: shortRef(x.ref), dropped: !takes.includes(x.modality) }))

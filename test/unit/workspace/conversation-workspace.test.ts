@@ -116,7 +116,25 @@ describe('conversation datasets in the workspace', () => {
     expect(errors(m)).toEqual([])
     expect(m.text).toContain('What colour is this?<|im_end|>\n<|im_start|>assistant\n')
     expect(m.text).not.toContain('Green.')
-    expect(m.problems.find((x) => x.code === 'modality-dropped')?.message).toContain('1 image in turn 2')
+    expect(m.problems.find((x) => x.code === 'media-dropped')?.message).toContain('1 image dropped')
+    expect(m.media).toEqual([expect.objectContaining({ modality: 'image', dropped: true })])
+  })
+
+  it('gives a vision-language chat-template model the picture in place, as transformers\' processor renders it, and counts its tokens', async () => {
+    const d = dir()
+    const ws = workspace()
+    await ws.open(await openAiFile(d))
+    await ws.addModel('qwen2.5-vl-instruct')
+    await ws.addModel('llava-1.5')
+    const r = await ws.renderRow({ index: 0, variantId: 'conversation', modelIds: ['qwen2.5-vl-instruct', 'llava-1.5'] })
+    const [qwen, llava] = r.models
+    expect(qwen.text).toContain('<|im_start|>user\nWhat colour is this?<|vision_start|><|image_pad|><|vision_end|><|im_end|>')
+    // The llava-1.5 template writes the pictures first and has no system turn (a signal says it drops it).
+    expect(llava.text).toBe('USER: <image>\nWhat colour is this? ASSISTANT:')
+    expect(llava.problems.map((x) => x.code)).toContain('system-dropped')
+    expect([...r.models.flatMap((m) => errors(m)), ...r.models.flatMap((m) => m.problems.filter((x) => x.code === 'media-dropped' || x.code === 'media-placeholder-missing'))]).toEqual([])
+    // LLaVA 1.5: 576 tokens per picture (the profile's rule), beside the text.
+    expect(llava.tokens?.count).toBeGreaterThan(576)
   })
 
   it('gives an OpenCompass meta-template model the turns through a PromptList', async () => {
