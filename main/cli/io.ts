@@ -1,6 +1,8 @@
 // Output sinks for CLI commands, so commands are testable without touching process.stdout.
 export interface CliIo {
   stdout(s: string): void
+  /** Bytes to standard output (UTF-8 text already encoded), when the sink takes them; else stdout(text). */
+  stdoutBytes?(b: Uint8Array): void
   stderr(s: string): void
   /** Standard input, for `--dataset -`. */
   stdin?: AsyncIterable<Uint8Array>
@@ -8,6 +10,7 @@ export interface CliIo {
 
 export const processIo: CliIo = {
   stdout: (s) => void process.stdout.write(s),
+  stdoutBytes: (b) => void process.stdout.write(b),
   stderr: (s) => void process.stderr.write(s),
   stdin: process.stdin
 }

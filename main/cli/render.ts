@@ -3,7 +3,7 @@
 import { stat } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import type { Host } from '../api/host'
-import { serializeLines, writeExport, type ExportOptions, type Shard } from '../services/workspace/export'
+import { encodeLines, serializeLines, writeExport, type ExportLine, type ExportOptions, type Shard } from '../services/workspace/export'
 import { applyDatasetFlags, parseShard, type SpooledInput } from './dataset-input'
 import { MEDIA_FLAGS, MEDIA_HELP, mediaFromFlags } from './media-flags'
 import { Workspace } from '../services/workspace/workspace'
@@ -104,23 +104,35 @@ async function render(
   const variant = flags.variant ?? summary.variants[0].id
   if (!summary.variants.some((v) => v.id === variant)) throw new UsageError(`no variant "${variant}"; this config has: ${summary.variants.map((v) => v.id).join(', ')}`)
 
-  const lines = ws.lines({ variantId: variant, modelIds: summary.models.map((m) => m.id), only, format: (flags.format as ExportOptions['format']) ?? 'auto', spans: flags.spans, shard: o.shard })
+  const lines = ws.lineBatches({ variantId: variant, modelIds: summary.models.map((m) => m.id), only, format: (flags.format as ExportOptions['format']) ?? 'auto', spans: flags.spans, shard: o.shard })
   let problems = 0
-  if (flags.out) {
-    const target = resolve(flags.out)
+  const count = (batch: ExportLine[]) => {
+    for (const l of batch) if (failed(l)) problems++
+  }
+  const target = flags.out ? resolve(flags.out) : null
+  if (target) {
     await stat(dirname(target)).catch(() => {
       throw new UsageError(`--out: folder ${dirname(target)} does not exist`)
     })
+  }
+  const encoder = ws.mediaEncoder(media, target)
+  if (target) {
     const counting = (async function* () {
-      for await (const l of lines) {
-        if (failed(l)) problems++
-        yield l
+      for await (const b of lines) {
+        count(b)
+        yield b
       }
     })()
-    const r = await writeExport(target, counting, undefined, ws.mediaEncoder(media, target))
+    const r = await writeExport(target, counting, undefined, encoder)
     io.stderr(`wrote ${r.lines} lines to ${target}\n`)
+  } else if (!encoder.active) {
+    // Megabyte chunks of UTF-8, written as bytes when the sink takes them.
+    for await (const chunk of encodeLines(lines, count)) {
+      if (io.stdoutBytes) io.stdoutBytes(chunk)
+      else io.stdout(chunk.toString('utf8'))
+    }
   } else {
-    for await (const { line, parts } of serializeLines(lines, ws.mediaEncoder(media, null))) {
+    for await (const { line, parts } of serializeLines(lines, encoder)) {
       if (failed(line)) problems++
       for (const p of parts) io.stdout(typeof p === 'string' ? p : Buffer.from(p.buffer, p.byteOffset, p.byteLength).toString('latin1'))
     }

@@ -8,6 +8,7 @@ import { openAtomic } from '../fs/atomic-write'
 import type { MediaEncoder } from '../export/media-encoder'
 import { MediaSlots, type Part } from '../export/media-slots'
 import { ordered } from '../export/ordered'
+import { LineBuffer, lineJson } from '../export/line-json'
 import { tokenizePromptMedia } from '../export/prompt-media'
 import { renderPreparedRow, type ModelContext, type RenderedForModels } from './render-row'
 import type { Variant } from './variants'
@@ -62,7 +63,7 @@ export interface ExportLine {
 
 const BATCH = 500
 
-export async function* exportLines(a: {
+export interface ExportSource {
   dataset: DatasetHandle
   split: string
   total: number
@@ -74,7 +75,18 @@ export async function* exportLines(a: {
   wholeSplit: boolean
   signal?: AbortSignal
   onProgress?: (done: number, total: number) => void
-}): AsyncGenerator<ExportLine> {
+}
+
+/** The lines one at a time (see exportBatches). */
+export async function* exportLines(a: ExportSource): AsyncGenerator<ExportLine> {
+  for await (const batch of exportBatches(a)) yield* batch
+}
+
+/**
+ * The lines in batches of up to BATCH rows, in order: a consumer that writes them pays one await per batch, not
+ * one per line (with three async steps between rendering and the file, per-line awaits cost more than the render).
+ */
+export async function* exportBatches(a: ExportSource): AsyncGenerator<ExportLine[]> {
   const out = a.variant.reader_cfg.output_column
   const range = shardRange(a.total, a.options.shard)
   for (let start = range.start; start < range.end; start += BATCH) {
@@ -86,11 +98,12 @@ export async function* exportLines(a: {
     })
     if (keep.length === 0) continue
     const prepared = await a.prepare(keep.map((r) => r.value))
+    const batch: ExportLine[] = []
     for (let k = 0; k < keep.length; k++) {
       const rec = keep[k]
       const base0 = { index: rec.index, split: a.split, variant: a.variant.id, status: a.status(rec.index), ...(typeof out === 'string' && out in rec.value ? { gold: toPlainJson(rec.value[out]) } : {}) }
       if (isEngineError(prepared)) {
-        for (const m of a.models) yield { ...base0, model: m.profile.id, format: 'string', prompt: null, problems: [{ code: prepared.code, message: stripAnsi(prepared.message), severity: 'error' }] }
+        for (const m of a.models) batch.push({ ...base0, model: m.profile.id, format: 'string', prompt: null, problems: [{ code: prepared.code, message: stripAnsi(prepared.message), severity: 'error' }] })
         continue
       }
       const r = renderPreparedRow(prepared, a.wholeSplit ? rec.index : k, rec.index, a.models, a.options.spans === true)
@@ -98,11 +111,11 @@ export async function* exportLines(a: {
       const base = r.reference ? { ...base0, gold: toPlainJson(r.reference.content) } : base0
       const reqs = requests(r)
       if (a.options.format === 'prompt-list') {
-        for (const it of reqs) yield { ...base, model: '(dataset)', ...it.tag, format: 'prompt-list', prompt: it.prompt ? promptJson(it.prompt) : null, problems: r.problems.map(brief), ...(a.options.spans ? { spans: it.promptList } : {}) }
+        for (const it of reqs) batch.push({ ...base, model: '(dataset)', ...it.tag, format: 'prompt-list', prompt: it.prompt ? promptJson(it.prompt) : null, problems: r.problems.map(brief), ...(a.options.spans ? { spans: it.promptList } : {}) })
         continue
       }
       if (reqs.every((it) => it.models.length === 0)) {
-        for (const m of a.models) yield { ...base, model: m.profile.id, format: 'string', prompt: null, problems: r.problems.map(brief) }
+        for (const m of a.models) batch.push({ ...base, model: m.profile.id, format: 'string', prompt: null, problems: r.problems.map(brief) })
         continue
       }
       // Row × model × request: a model's labels (or turns) stay together.
@@ -115,7 +128,7 @@ export async function* exportLines(a: {
           const asText = a.options.format === 'messages' ? (wrapped ?? [{ role: 'user', content: m.text ?? '' }]) : m.text
           const prompt = m.harness?.error ? null : m.kind === 'messages' ? (m.messages ?? []).map((x) => ({ role: x.role, content: x.content })) : asText
           const problems = [...r.problems, ...m.problems].map(brief)
-          yield {
+          batch.push({
             ...base,
             model: m.modelId,
             ...it.tag,
@@ -125,10 +138,11 @@ export async function* exportLines(a: {
             ...(m.tokens ? { tokens: m.tokens.count, tokens_exact: m.tokens.exact } : {}),
             ...(problems.length ? { problems } : {}),
             ...(a.options.spans ? { spans: m.kind === 'text' ? m.segments : m.messages?.map((x) => x.segments ?? null) } : {})
-          }
+          })
         }
       }
     }
+    if (batch.length) yield batch
     a.onProgress?.(Math.min(start + BATCH, range.end) - range.start, range.end - range.start)
   }
 }
@@ -141,14 +155,24 @@ function requests(r: RenderedForModels): { tag: { label?: unknown; turn?: number
 
 const brief = (p: { code: string; message: string; severity: string }) => ({ code: p.code, message: p.message, severity: p.severity })
 
+/** Lines one by one or in batches (exportBatches), as the writers below take them. */
+export type LineStream = AsyncIterable<ExportLine | ExportLine[]>
+
+async function* eachLine(lines: LineStream): AsyncGenerator<ExportLine> {
+  for await (const l of lines) {
+    if (Array.isArray(l)) yield* l
+    else yield l
+  }
+}
+
 /** One export line serialized, its media encoded as the export asks (pieces to write in order). */
-export async function* serializeLines(lines: AsyncIterable<ExportLine>, media: MediaEncoder | null, window = 8): AsyncGenerator<{ line: ExportLine; parts: Part[] }> {
+export async function* serializeLines(lines: LineStream, media: MediaEncoder | null, window = 8): AsyncGenerator<{ line: ExportLine; parts: Part[] }> {
   if (!media?.active) {
-    for await (const line of lines) yield { line, parts: [JSON.stringify(line) + '\n'] }
+    for await (const line of eachLine(lines)) yield { line, parts: [lineJson(line) + '\n'] }
     return
   }
   yield* ordered(
-    lines,
+    eachLine(lines),
     async (line) => {
       const slots = new MediaSlots(media)
       const prompt = tokenizePromptMedia(line.prompt, slots)
@@ -161,17 +185,52 @@ export async function* serializeLines(lines: AsyncIterable<ExportLine>, media: M
   )
 }
 
+/**
+ * Lines without media to encode, as UTF-8 bytes in chunks of about a megabyte, in order: the bytes of
+ * `JSON.stringify(line) + '\n'` for each line. `onBatch` sees each batch before its bytes are made.
+ */
+export async function* encodeLines(lines: LineStream, onBatch?: (batch: ExportLine[]) => void): AsyncGenerator<Buffer> {
+  const out = new LineBuffer()
+  for await (const l of lines) {
+    const batch = Array.isArray(l) ? l : [l]
+    onBatch?.(batch)
+    for (let i = 0; i < batch.length; i++) {
+      const full = out.add(lineJson(batch[i]))
+      if (full) yield full
+    }
+  }
+  const last = out.take()
+  if (last) yield last
+}
+
 /** Writes the lines atomically: a cancelled or failed export leaves no partial file and no temp file behind. */
-export async function writeExport(target: string, lines: AsyncIterable<ExportLine>, signal?: AbortSignal, media?: MediaEncoder | null): Promise<{ lines: number; skipped: number; cancelled: boolean }> {
+export async function writeExport(target: string, lines: LineStream, signal?: AbortSignal, media?: MediaEncoder | null): Promise<{ lines: number; skipped: number; cancelled: boolean }> {
   const w = await openAtomic(target)
   let n = 0
   let skipped = 0
   try {
-    for await (const { line, parts } of serializeLines(lines, media ?? null)) {
-      if (signal?.aborted) break
-      if (line.prompt === null) skipped++
-      for (const p of parts) await w.write(p)
-      n++
+    if (!media?.active) {
+      // One chunk is written while the next is rendered; never more than one write in flight (the writer appends).
+      let writing: Promise<void> | null = null
+      const count = (batch: ExportLine[]) => {
+        for (const line of batch) if (line.prompt === null) skipped++
+        n += batch.length
+      }
+      for await (const chunk of encodeLines(lines, count)) {
+        if (signal?.aborted) break
+        await writing
+        writing = w.write(chunk)
+        // Seen when awaited (next chunk or the end); until then it must not count as unhandled.
+        writing.catch(() => {})
+      }
+      await writing
+    } else {
+      for await (const { line, parts } of serializeLines(lines, media)) {
+        if (signal?.aborted) break
+        if (line.prompt === null) skipped++
+        for (const p of parts) await w.write(p)
+        n++
+      }
     }
     if (signal?.aborted) {
       await w.abort()

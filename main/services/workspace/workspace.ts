@@ -38,7 +38,7 @@ import { storeCandidates } from '../store/store-location'
 import { checkRecipe, saveRecipe } from './prompt-builder'
 import type { Recipe } from '../../../shared/builder'
 import { CurationState } from './curation'
-import { exportLines, shardRange, writeExport, type ExportOptions, type Shard } from './export'
+import { exportBatches, exportLines, shardRange, writeExport, type ExportOptions, type ExportSource, type Shard } from './export'
 import { checkMediaEncoding, MediaEncoder } from '../export/media-encoder'
 import { MediaDir } from '../export/media-dir'
 import { sourceFormat, writeDatasetExport, type DatasetExportFormat, type DatasetExportResult, type DatasetExportRow } from '../export/dataset-export'
@@ -833,11 +833,20 @@ export class Workspace {
 
   /** Every row and chosen model, one JSON line each. Shared by Export and `promptloom render`. */
   lines(o: ExportOptions, signal?: AbortSignal, onProgress?: (done: number, total: number) => void) {
+    return exportLines(this.exportSource(o, signal, onProgress))
+  }
+
+  /** The same lines in batches (one per block of rows): what the writers take, one await per batch. */
+  lineBatches(o: ExportOptions, signal?: AbortSignal, onProgress?: (done: number, total: number) => void) {
+    return exportBatches(this.exportSource(o, signal, onProgress))
+  }
+
+  private exportSource(o: ExportOptions, signal?: AbortSignal, onProgress?: (done: number, total: number) => void): ExportSource {
     const p = this.need()
     const v = this.variant(p, o.variantId)
     const models = p.models.filter((m) => o.modelIds.includes(m.profile.id))
     if (models.length === 0) throw new Error(`none of the models ${o.modelIds.join(', ')} is in this project`)
-    return exportLines({
+    return {
       dataset: withEdits(p.dataset, this.curation),
       split: p.testSplit,
       total: this.splitSize(p, p.testSplit),
@@ -849,7 +858,7 @@ export class Workspace {
       wholeSplit: needsWholeSplit(v),
       signal,
       onProgress
-    })
+    }
   }
 
   /** What `promptloom lint` and the Lint panel read: the same rows, preparation and models as Export. */
@@ -977,7 +986,7 @@ export class Workspace {
         rows = r.rows
         problems = r.problems
       } else {
-        const lines = this.lines({ variantId: q.variantId, modelIds: q.modelIds, only: q.only, format: q.format ?? 'auto' }, task.signal, (d, t) => task.progress(d, t))
+        const lines = this.lineBatches({ variantId: q.variantId, modelIds: q.modelIds, only: q.only, format: q.format ?? 'auto' }, task.signal, (d, t) => task.progress(d, t))
         const r = await writeExport(target, lines, task.signal, this.mediaEncoder(media, target, task.signal))
         if (r.cancelled) return await cancelled(target, dialog)
         rows = r.lines
