@@ -417,7 +417,12 @@ export interface SeqLimit {
   tokenLen: (prompt: Prompt, mode: Mode) => number
 }
 
-export function buildPromptList(p: Prepared, testIndex: number, limit?: SeqLimit): BuiltRow {
+/**
+ * `asBuilt`: the same row already built without `limit` (every model with a limit renders from one build): when it
+ * kept all the row's examples and each of its prompts fits, it is what this build would make, and is returned as is.
+ */
+export function buildPromptList(p: Prepared, testIndex: number, limit?: SeqLimit, asBuilt?: BuiltRow): BuiltRow {
+  if (limit && asBuilt && fitsAsBuilt(p, testIndex, limit, asBuilt)) return asBuilt
   const warnings: EngineWarning[] = [...(p.retrieverNotes.get(testIndex) ?? [])]
   const maxSeqLen = limit ? limit.maxSeqLen : p.maxSeqLen
   const measure = (prompt: Prompt, mode: Mode): number => (limit ? limit.tokenLen(prompt, mode) : tokenLen(p, prompt, mode, testIndex))
@@ -458,6 +463,19 @@ export function buildPromptList(p: Prepared, testIndex: number, limit?: SeqLimit
   } catch (e) {
     return { items, warnings, error: toEngineError(e, stage, { row: testIndex }) }
   }
+}
+
+/** Whether building the row under `limit` would keep every example of `built` (measured as the build measures). */
+function fitsAsBuilt(p: Prepared, testIndex: number, limit: SeqLimit, built: BuiltRow): boolean {
+  if (built.error) return false
+  const all = p.iceIdx[testIndex] ?? []
+  const ppl = p.mode === 'ppl'
+  if (built.items.length !== (ppl ? (p.labels ?? []).length : 1)) return false
+  for (const it of built.items) if (it.iceIdx.length !== all.length) return false
+  // With no examples nothing is measured: there is nothing to drop.
+  if (all.length === 0) return true
+  for (const it of built.items) if (limit.tokenLen(it.prompt, ppl ? 'ppl' : 'gen') > limit.maxSeqLen) return false
+  return true
 }
 
 function noteTruncation(warnings: EngineWarning[], row: number, kept: number): void {

@@ -5,7 +5,7 @@
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import sharp from 'sharp'
+import { sharp } from '../media/sharp'
 import { runEngineCase } from '../../../shared/conformance/engine-case'
 import type { ConformanceCase } from '../../../shared/conformance/types'
 import { PyFloat } from '../../../shared/python/json'

@@ -1,7 +1,7 @@
 // probeMedia: what a file is (by its bytes) and the facts the UI shows beside it — image size, audio duration,
 // rate and channels, video duration and size.
 import { stat } from 'node:fs/promises'
-import sharp from 'sharp'
+import { sharp } from './sharp'
 import { sniffFile } from './sniff'
 import { audioInfo } from './audio'
 import { probeMatroska, probeMp4 } from './video-probe'

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto'
 import { createReadStream } from 'node:fs'
 import { access, mkdir, readFile, rename, stat } from 'node:fs/promises'
 import path from 'node:path'
-import sharp from 'sharp'
+import { sharp } from './sharp'
 import { defaultCacheDir } from '../datasets/index-cache'
 
 export type ImageResult<T> = { ok: true; value: T } | { ok: false; code: 'unsupported' | 'corrupt' | 'missing'; message: string }

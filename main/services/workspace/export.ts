@@ -8,7 +8,7 @@ import { openAtomic } from '../fs/atomic-write'
 import type { MediaEncoder } from '../export/media-encoder'
 import { MediaSlots, type Part } from '../export/media-slots'
 import { ordered } from '../export/ordered'
-import { LineBuffer, lineJson } from '../export/line-json'
+import { LineBuffer } from '../export/line-json'
 import { tokenizePromptMedia } from '../export/prompt-media'
 import { renderPreparedRow, type ModelContext, type RenderedForModels } from './render-row'
 import type { Variant } from './variants'
@@ -168,7 +168,7 @@ async function* eachLine(lines: LineStream): AsyncGenerator<ExportLine> {
 /** One export line serialized, its media encoded as the export asks (pieces to write in order). */
 export async function* serializeLines(lines: LineStream, media: MediaEncoder | null, window = 8): AsyncGenerator<{ line: ExportLine; parts: Part[] }> {
   if (!media?.active) {
-    for await (const line of eachLine(lines)) yield { line, parts: [lineJson(line) + '\n'] }
+    for await (const line of eachLine(lines)) yield { line, parts: [JSON.stringify(line) + '\n'] }
     return
   }
   yield* ordered(
@@ -195,7 +195,7 @@ export async function* encodeLines(lines: LineStream, onBatch?: (batch: ExportLi
     const batch = Array.isArray(l) ? l : [l]
     onBatch?.(batch)
     for (let i = 0; i < batch.length; i++) {
-      const full = out.add(lineJson(batch[i]))
+      const full = out.add(JSON.stringify(batch[i]))
       if (full) yield full
     }
   }

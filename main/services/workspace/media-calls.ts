@@ -1,7 +1,7 @@
 // The `media.probe` and `media.peaks` API calls: facts about a row's media (dimensions, bytes, format, duration)
 // for the zoom view, and waveform peaks for the audio player. Files are read only when they resolve (realpath,
 // so no symlink escapes) under the opened roots; inline media only by an id the inline store already holds.
-import sharp from 'sharp'
+import { sharp } from '../media/sharp'
 import type { MediaInfo, MediaPeaks, MediaResult, MediaSource } from '../../../shared/api/types'
 import { inlineMedia, probeMedia, resolveUnderRoots } from '../media'
 import { runTask } from '../workers/pool'

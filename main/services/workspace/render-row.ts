@@ -19,6 +19,7 @@ import {
   type EngineError,
   type EngineWarning,
   type Mode,
+  type BuiltRow,
   type Prepared,
   type Prompt,
   chatApiParse,
@@ -415,7 +416,7 @@ export interface RenderedForModels {
  * Each model's input for one request. A chat wrapper whose config sets max_seq_len measures the prompt its own way
  * to drop in-context examples, so its PromptList is rebuilt with that measure (`item`: the label's index for PPL).
  */
-function renderModels(prompt: Prompt, prepared: Prepared, rowIndex: number, models: ModelContext[], spans: boolean, mode: Mode, own?: { testIndex: number; item: number }): ModelRender[] {
+function renderModels(prompt: Prompt, prepared: Prepared, rowIndex: number, models: ModelContext[], spans: boolean, mode: Mode, own?: { testIndex: number; item: number; built: BuiltRow }): ModelRender[] {
   const data = own ? prepared.test[own.testIndex] : undefined
   return models.map((m) => {
     const h = harnessFor(m.profile, prepared.family)
@@ -423,7 +424,7 @@ function renderModels(prompt: Prompt, prepared: Prepared, rowIndex: number, mode
       h ? renderHarness(p, m, h, rowIndex, mode, data) : m.profile.format === 'opencompass-meta' ? renderMeta(p, m, prepared.family, rowIndex, spans, mode) : renderConversation(p, m, prepared.family, rowIndex)
     const limit = !own ? undefined : h ? harnessSeqLimit(m.profile, h, (t) => m.counter.count(t)) : metaSeqLimit(m, prepared.family)
     if (!limit || !own) return render(prompt)
-    const built = buildPromptList(prepared, own.testIndex, limit)
+    const built = buildPromptList(prepared, own.testIndex, limit, own.built)
     const item = built.items[own.item]
     return withExamples(render(item?.prompt ?? prompt), prepared.iceIdx[own.testIndex]?.length ?? 0, item, limit, mode, h ? `${h.wrapper} ` : '', m.counter.exact)
   })
@@ -458,7 +459,7 @@ function renderPreparedRowText(prepared: Prepared, testIndex: number, rowIndex: 
       label: toPlainJson(b.label),
       prompt: b.prompt,
       promptList: blocks(b.prompt),
-      models: renderModels(b.prompt, prepared, rowIndex, models, spans, 'ppl', { testIndex, item: i })
+      models: renderModels(b.prompt, prepared, rowIndex, models, spans, 'ppl', { testIndex, item: i, built })
     }))
     return { ...firstOf(items), problems, items, itemKind: 'label' }
   }
@@ -479,7 +480,7 @@ function renderPreparedRowText(prepared: Prepared, testIndex: number, rowIndex: 
     if (items.length === 0) return { promptList: blocks(prompt), prompt, models: [], problems }
     return { ...firstOf(items), problems, items, itemKind: 'turn' }
   }
-  return { promptList: blocks(prompt), prompt, models: renderModels(prompt, prepared, rowIndex, models, spans, 'gen', { testIndex, item: 0 }), problems }
+  return { promptList: blocks(prompt), prompt, models: renderModels(prompt, prepared, rowIndex, models, spans, 'gen', { testIndex, item: 0, built }), problems }
 }
 
 /**
