@@ -6,6 +6,7 @@ import type { Envelope } from './envelope'
 import type { Host } from './host'
 import { Workspace } from '../services/workspace/workspace'
 import { RecentItems } from '../services/workspace/recent'
+import { SnippetLibrary } from '../services/workspace/snippets'
 
 type Handlers = { [C in Channel]: (...args: ParsedArgsOf<C>) => Promise<ResultOf<C>> | ResultOf<C> }
 
@@ -17,9 +18,10 @@ export interface Api {
   workspace: Workspace
 }
 
-export function createApi(host: Host, opts: { startPath?: string; appRoot?: string; recentFile?: string } = {}): Api {
+export function createApi(host: Host, opts: { startPath?: string; appRoot?: string; recentFile?: string; snippetsFile?: string } = {}): Api {
   const ws = new Workspace(host, { appRoot: opts.appRoot })
   const recent = new RecentItems(opts.recentFile)
+  const snippets = new SnippetLibrary(opts.snippetsFile)
   const openAndRemember = async (path: string, o?: { mediaFolder?: string }) => {
     const s = await ws.open(path, o)
     await recent.add(path, s.name)
@@ -57,6 +59,9 @@ export function createApi(host: Host, opts: { startPath?: string; appRoot?: stri
     'template.exportConfig': (q) => ws.templateExport(q),
     'builder.check': (r) => ws.builderCheck(r),
     'builder.save': (r) => ws.builderSave(r),
+    'builder.snippets': () => snippets.list(),
+    'builder.saveSnippet': (s) => snippets.save(s),
+    'builder.deleteSnippet': (name) => snippets.remove(name),
     'task.cancel': (id) => ws.tasks.cancel(id),
     'lint.run': (q) => ws.lintRun(q),
     'lint.report': () => ws.lintReport(),

@@ -16,7 +16,7 @@ import type {
   RowRender,
   SkippedLine
 } from './types'
-import type { BuilderCheck, BuilderSaved, TemplateApplyResult, TemplateDoc, TemplatePreview } from './types'
+import type { BuilderCheck, BuilderSaved, BuilderSnippet, TemplateApplyResult, TemplateDoc, TemplatePreview } from './types'
 import type { MediaInfo, MediaPeaks, MediaResult } from './types'
 import type { LintReport } from '../lint/report'
 
@@ -60,6 +60,7 @@ const recipe = z
     ])
   })
   .strict()
+const snippetName = z.string().trim().min(1, 'a snippet needs a name').max(80)
 const rowSort = z.object({ by: z.string().min(1).max(300), dir: z.enum(['asc', 'desc']) }).strict()
 const fieldName = z.string().min(1).max(300)
 /** A media file (checked against the opened roots in main) or an inline-store id (a hex content hash). */
@@ -175,6 +176,9 @@ export const contract = {
   'template.exportConfig': call<ExportResult>()(z.tuple([z.object({ variantId: id, destination: z.enum(['dialog', 'download']) })])),
   'builder.check': call<BuilderCheck>()(z.tuple([recipe])),
   'builder.save': call<BuilderSaved>()(z.tuple([recipe])),
+  'builder.snippets': call<BuilderSnippet[]>()(z.tuple([])),
+  'builder.saveSnippet': call<BuilderSnippet[]>()(z.tuple([z.object({ name: snippetName, template: z.string().max(100_000) }).strict()])),
+  'builder.deleteSnippet': call<BuilderSnippet[]>()(z.tuple([snippetName])),
   'task.cancel': call<boolean>()(z.tuple([id])),
   'lint.run': call<LintReport>()(z.tuple([z.object({ variantId: id, modelIds: z.array(id).min(1).max(32) }).strict()])),
   'lint.report': call<LintReport | null>()(z.tuple([])),

@@ -410,6 +410,14 @@ export interface BuilderSaved {
   schema: string
 }
 
+/** A prompt-builder section saved for reuse (in the user's config folder, across projects). */
+export interface BuilderSnippet {
+  name: string
+  /** The section's template; one holding `{wrapped}` is a wrap section. */
+  template: string
+  savedAt: string
+}
+
 export interface TemplateApplyResult {
   applied: boolean
   doc: TemplateDoc

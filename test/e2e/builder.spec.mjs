@@ -81,6 +81,37 @@ export async function runBuilderSpecs(t) {
       return `${config}`
     })
 
+    await t.check('builder: a wrap section places the sections it wraps inside its own template, in every model column', async () => {
+      await page.getByTestId('pb-add-wrap').click()
+      const wrap = page.locator('[data-testid=pb-section][data-section^=added-]').last()
+      await wrap.getByRole('textbox', { name: 'Wrap template' }).fill('<q>\n{wrapped}\n</q>')
+      const wraps = wrap.getByTestId('pb-wraps')
+      await wraps.getByLabel('Question').check()
+      await wraps.getByLabel('Choices').check()
+      await page.waitForFunction(
+        () => [...document.querySelectorAll('[data-testid=model-column]')].every((e) => (e.dataset.exact ?? '').includes('<q>\nQuestion: Which number is 20 doubled?\nA. 40\nB. 41\nC. 20\nD. 61\n</q>')),
+        null,
+        { timeout: 15000 }
+      )
+      return 'question and options inside <q>…</q>'
+    })
+
+    await t.check('builder: ☆ saves a section as a snippet that Start over keeps and Insert adds back', async () => {
+      const wrap = page.locator('[data-testid=pb-section][data-section^=added-]').last()
+      await wrap.getByTestId('pb-section-name').fill('Question wrap')
+      await wrap.getByTestId('pb-section-name').press('Enter')
+      await wrap.getByRole('button', { name: 'save Question wrap as a snippet' }).click()
+      await page.locator('[data-testid=pb-snippet][data-name="Question wrap"]').waitFor()
+      await page.getByRole('button', { name: 'Start over' }).click()
+      await page.waitForFunction(() => document.querySelectorAll('[data-testid=pb-section][data-section^=added-]').length === 0)
+      await page.getByRole('button', { name: 'insert snippet Question wrap' }).click()
+      const added = page.locator('[data-testid=pb-section][data-section^=added-]')
+      await added.first().waitFor()
+      assert((await added.getByRole('textbox', { name: 'Question wrap template' }).inputValue()) === '<q>\n{wrapped}\n</q>', 'the snippet text did not come back')
+      assert((await added.getByTestId('pb-wraps').count()) === 1, 'a snippet with {wrapped} is not a wrap section')
+      return 'snippet kept and inserted'
+    })
+
     await t.check('builder: no page errors', async () => assert(errors.length === 0, errors.join(' | ')))
   } finally {
     await browser.close()

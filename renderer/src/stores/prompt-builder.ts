@@ -4,8 +4,8 @@
 // the person edits, through the same preview path as the template editor.
 import { defineStore } from 'pinia'
 import { ref, shallowRef, watch } from 'vue'
-import type { BuilderCheck } from '../../../shared/api/types'
-import { defaultRecipe, guessRoles, type Recipe, type Section } from '../../../shared/builder'
+import type { BuilderCheck, BuilderSnippet } from '../../../shared/api/types'
+import { ANSWER_CUE_SECTION, EXAMPLES_SECTION, defaultRecipe, guessRoles, type Recipe, type Section } from '../../../shared/builder'
 import { api } from '../lib/api'
 import { tabKey, useTemplateEditor } from './template-editor'
 import { useWorkspace } from './workspace'
@@ -20,6 +20,8 @@ export const usePromptBuilder = defineStore('promptBuilder', () => {
   const check = shallowRef<BuilderCheck | null>(null)
   const message = ref('')
   const busy = ref(false)
+  /** Sections saved for reuse, from the user's config folder. */
+  const snippets = ref<BuilderSnippet[]>([])
   let timer: ReturnType<typeof setTimeout> | undefined
 
   const columns = () => ws.project?.dataset.columns.map((c) => c.name) ?? []
@@ -35,6 +37,15 @@ export const usePromptBuilder = defineStore('promptBuilder', () => {
   function toggle(force?: boolean) {
     open.value = force ?? !open.value
     if (open.value && !recipe.value) start()
+    if (open.value) void loadSnippets()
+  }
+
+  async function loadSnippets() {
+    try {
+      snippets.value = await api.builder.snippets()
+    } catch (e) {
+      message.value = e instanceof Error ? e.message : String(e)
+    }
   }
 
   /** Every change: check (debounced), then preview the variant text in the matrix. */
@@ -103,6 +114,72 @@ export const usePromptBuilder = defineStore('promptBuilder', () => {
     update({ sections: list })
   }
 
+  /** Sections the person added (custom text, wrap sections, snippets) can be removed; the built-in ones switch off. */
+  const isAdded = (id: string) => id.startsWith('added-')
+
+  function newId(): string {
+    const taken = new Set(recipe.value?.sections.map((s) => s.id))
+    let n = 1
+    while (taken.has(`added-${n}`)) n++
+    return `added-${n}`
+  }
+
+  /** A new section goes before the answer cue (the question turn ends with the cue), else last. */
+  function addSection(section: Omit<Section, 'id'>) {
+    if (!recipe.value) return
+    const list = [...recipe.value.sections]
+    const cue = list.findIndex((s) => s.id === ANSWER_CUE_SECTION)
+    list.splice(cue < 0 ? list.length : cue, 0, { ...section, id: newId() })
+    update({ sections: list })
+  }
+
+  function addCustom() {
+    addSection({ name: 'Custom', template: '', enabled: true })
+  }
+
+  /** A wrap section renders the sections it wraps (ticked in its list) where its template says {wrapped}. */
+  function addWrap() {
+    addSection({ name: 'Wrap', template: '<context>\n{wrapped}\n</context>', enabled: true, wraps: [] })
+  }
+
+  function removeSection(id: string) {
+    if (!recipe.value || !isAdded(id)) return
+    const sections = recipe.value.sections.filter((s) => s.id !== id).map((s) => (s.wraps?.includes(id) ? { ...s, wraps: s.wraps.filter((w) => w !== id) } : s))
+    update({ sections })
+  }
+
+  function toggleWrapped(wrapId: string, id: string) {
+    const w = recipe.value?.sections.find((s) => s.id === wrapId)
+    if (!w || id === wrapId || id === EXAMPLES_SECTION) return
+    const wraps = w.wraps ?? []
+    updateSection(wrapId, { wraps: wraps.includes(id) ? wraps.filter((x) => x !== id) : [...wraps, id] })
+  }
+
+  async function saveSnippet(id: string) {
+    const s = recipe.value?.sections.find((x) => x.id === id)
+    if (!s) return
+    try {
+      snippets.value = await api.builder.saveSnippet({ name: s.name, template: s.template })
+      message.value = `Saved “${s.name}” as a snippet: insert it in any project from Snippets.`
+    } catch (e) {
+      message.value = e instanceof Error ? e.message : String(e)
+    }
+  }
+
+  function insertSnippet(name: string) {
+    const sn = snippets.value.find((x) => x.name === name)
+    if (!sn) return
+    addSection({ name: sn.name, template: sn.template, enabled: true, ...(sn.template.includes('{wrapped}') ? { wraps: [] } : {}) })
+  }
+
+  async function deleteSnippet(name: string) {
+    try {
+      snippets.value = await api.builder.deleteSnippet(name)
+    } catch (e) {
+      message.value = e instanceof Error ? e.message : String(e)
+    }
+  }
+
   async function save() {
     const r = recipe.value
     if (!r) return
@@ -127,5 +204,28 @@ export const usePromptBuilder = defineStore('promptBuilder', () => {
     }
   )
 
-  return { open, recipe, check, message, busy, toggle, start, setRole, toggleChoice, update, updateSection, moveSection, save }
+  return {
+    open,
+    recipe,
+    check,
+    message,
+    busy,
+    snippets,
+    toggle,
+    start,
+    setRole,
+    toggleChoice,
+    update,
+    updateSection,
+    moveSection,
+    isAdded,
+    addCustom,
+    addWrap,
+    removeSection,
+    toggleWrapped,
+    saveSnippet,
+    insertSnippet,
+    deleteSnippet,
+    save
+  }
 })
