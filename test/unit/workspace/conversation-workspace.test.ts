@@ -2,7 +2,7 @@
 // "conversation" template, and every model kind receives the turns — an OpenAI-style API the content parts, a
 // chat-template model and an OpenCompass meta-template model the turns' text with a signal for the media they
 // cannot take. The final assistant turn is the reference answer, never sent.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -184,10 +184,17 @@ describe('conversation datasets in the workspace', () => {
   })
 })
 
+/** The demo in a temp folder: opening its configs writes the loader's cache beside them, never into the checkout. */
+function demoCopy(): string {
+  const d = join(dir(), 'demo')
+  cpSync(demoProjectDir(), d, { recursive: true, filter: (src) => !src.includes('.promptloom') })
+  return d
+}
+
 describe('the built-in openai-messages profile', () => {
   it('receives an AISBench prompt_mm prompt with no meta template as one user message of parts (was KeyError: role)', async () => {
     const ws = workspace()
-    await ws.open(join(demoProjectDir(), 'configs/demo_mm_prompt.py'))
+    await ws.open(join(demoCopy(), 'configs/demo_mm_prompt.py'))
     await ws.addModel('openai-messages')
     const r = await ws.renderRow({ index: 0, variantId: 'demo-mm-prompt', modelIds: ['openai-messages'] })
     const m = r.models[0]
@@ -198,7 +205,7 @@ describe('the built-in openai-messages profile', () => {
 
   it('renders every variant of the demo without an error', async () => {
     const ws = workspace()
-    const p = await ws.open(demoProjectDir())
+    const p = await ws.open(demoCopy())
     await ws.addModel('openai-messages')
     for (const v of p.variants) {
       const r = await ws.renderRow({ index: 0, variantId: v.id, modelIds: ['openai-messages'] })
