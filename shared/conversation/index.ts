@@ -60,8 +60,10 @@ const SHAREGPT_COLUMNS = ['conversations', 'conversation']
  * `conversations` is LLaVA's and ShareGPT's. A row decides its own style later (a `messages` list of from/value
  * dicts is read as ShareGPT, as LLaMA-Factory's `formatting: sharegpt` with `messages` does).
  */
-export function conversationColumn(columns: Array<{ name: string; type: string }>): ConversationColumn | null {
-  const arrays = new Set(columns.filter((c) => c.type === 'array').map((c) => c.name))
+export function conversationColumn(columns: Array<{ name: string; type: string; counts?: Partial<Record<string, number>>; present?: number }>): ConversationColumn | null {
+  // Mostly lists: a few broken rows (a string, null) do not hide the shape; those rows say what is wrong with them.
+  const listy = (c: (typeof columns)[number]) => c.type === 'array' || (c.type === 'mixed' && (c.counts?.array ?? 0) * 2 >= (c.present ?? Infinity))
+  const arrays = new Set(columns.filter(listy).map((c) => c.name))
   for (const c of OPENAI_COLUMNS) if (arrays.has(c)) return { column: c, style: 'openai' }
   for (const c of SHAREGPT_COLUMNS) if (arrays.has(c)) return { column: c, style: 'sharegpt' }
   return null

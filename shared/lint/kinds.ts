@@ -36,6 +36,14 @@ export const KINDS: Record<string, KindInfo> = {
   'media-refused': { scope: 'dataset', severity: 'error', title: 'Media outside the opened folders', advice: 'The path leaves the project and dataset folders (or is remote): copy the file under the dataset folder.' },
   'media-unreadable': { scope: 'dataset', severity: 'error', title: 'Media unreadable', advice: 'The bytes are not a known image, audio or video format (truncated or mislabelled file): re-export it.' },
   'media-oversized': { scope: 'dataset', severity: 'warning', title: 'Media oversized', advice: 'Larger than model APIs accept (images 20 MB, audio 25 MB, video 100 MB): downscale or re-encode it.' },
+  // Conversation rows (OpenAI messages, LLaVA/ShareGPT conversations: shared/conversation).
+  'conversation-missing': { scope: 'dataset', severity: 'error', title: 'Conversation missing', advice: 'The row has no list of turns where the others have one: fix the row or reject it.' },
+  'conversation-turn': { scope: 'dataset', severity: 'error', title: 'Unreadable conversation turn', advice: 'A turn is not an object with role/content (or from/value): it is left out. Fix the turn.' },
+  'conversation-role': { scope: 'dataset', severity: 'warning', title: 'Unknown conversation role', advice: 'A turn comes from a tag other than human/gpt/system: it is sent with that role, which few templates accept. Rename it.' },
+  'conversation-empty': { scope: 'dataset', severity: 'error', title: 'Nothing to send', advice: 'Once the final assistant turn is kept as the reference answer, no turn is left to send: add the question turn.' },
+  'conversation-media-count': { scope: 'dataset', severity: 'warning', title: 'Pictures and <image> placeholders differ', advice: 'The row lists a different number of images than its <image> placeholders: LLaMA-Factory refuses such rows. Add or remove placeholders.' },
+  'conversation-media-placed': { scope: 'dataset', severity: 'info', title: 'Pictures without a placeholder', advice: 'No <image> in the conversation: the pictures go before the first user turn, as LLaVA eval does. Add <image> where they belong.' },
+  'conversation-media-unplaced': { scope: 'dataset', severity: 'error', title: 'Pictures with no user turn', advice: 'The row lists pictures but has no user turn to carry them: they are not sent.' },
   // Whole-set dataset checks.
   'duplicate-prompt': { scope: 'dataset', severity: 'warning', title: 'Exact duplicate prompts', advice: 'The same input appears in several rows: reject all but one, or the score counts it several times.' },
   'near-duplicate-prompt': { scope: 'dataset', severity: 'info', title: 'Near-duplicate prompts', advice: 'Rows whose inputs differ only slightly (case, spacing, punctuation, a few words): check whether they test the same thing.' },

@@ -25,7 +25,7 @@ import { harnessRender, promptBlocks, renderMessages, shortRef, type ModelContex
 export function renderConversationRow(prepared: Prepared, col: ConversationColumn, testIndex: number, rowIndex: number, models: ModelContext[], spans: boolean): RenderedForModels {
   const row = prepared.test[testIndex] ?? {}
   const conv = rowConversation(row, col)
-  const problems: Problem[] = conv.warnings.map((w) => ({ code: w.code, message: w.message, severity: w.severity, at: { row: rowIndex } }))
+  const problems: Problem[] = conv.warnings.map((w) => ({ code: w.code, message: w.message, severity: w.severity }))
   const ref = conv.reference
   const reference = ref ? { role: ref.role, text: contentPlainText(ref.content), content: ref.content, turn: conv.messages.length + 1 } : null
   if (conv.messages.length === 0) return { promptList: [], prompt: null, models: [], problems, reference }

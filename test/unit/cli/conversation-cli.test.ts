@@ -12,7 +12,7 @@ async function run(args: string[]) {
   let out = ''
   let err = ''
   const code = await main(args, { stdout: (s) => void (out += s), stderr: (s) => void (err += s) })
-  return { code, out, err, lines: out.trim() ? out.trim().split('\n').map((l) => JSON.parse(l)) : [] }
+  return { code, out, err, get lines() { return out.trim() ? out.trim().split('\n').map((l) => JSON.parse(l)) : [] } }
 }
 
 const dirs: string[] = []
@@ -61,6 +61,24 @@ describe('promptloom render on conversation datasets', () => {
     expect(r.lines[0].prompt).toEqual([{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'red.png' } }, { type: 'text', text: '\nWhat colour?' }] }])
     expect(r.lines[1].prompt.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant', 'user'])
     expect(r.lines.map((l) => l.gold)).toEqual(['Red.', 'Yes.'])
+  })
+
+  it('lint reports conversation rows whose pictures and placeholders differ, or that have no conversation', async () => {
+    const f = await llava()
+    writeFileSync(
+      f.file,
+      JSON.stringify([
+        { id: 'a', images: ['red.png', 'red.png'], conversations: [{ from: 'human', value: '<image> once' }, { from: 'gpt', value: 'x' }] },
+        { id: 'b', conversations: [{ from: 'human', value: 'fine' }, { from: 'gpt', value: 'y' }] },
+        { id: 'c', conversations: 'broken' }
+      ])
+    )
+    const r = await run(['lint', '--config', f.file, '--media-folder', f.images, '--model', 'openai-messages', '--json'])
+    const report = JSON.parse(r.out)
+    const kinds = Object.fromEntries(report.groups.map((g: { kind: string; severity: string; examples: { row: number }[] }) => [g.kind, [g.severity, g.examples.map((e) => e.row)]]))
+    expect(kinds['conversation-media-count']).toEqual(['warning', [0]])
+    expect(kinds['conversation-missing']).toEqual(['error', [2]])
+    expect(r.code).toBe(1)
   })
 
   it('inlines the LLaVA picture with --media base64: decoded, byte-equal to the file', async () => {

@@ -14,6 +14,11 @@ describe('conversation datasets', () => {
     expect(conversationColumn([{ name: 'messages', type: 'string' }, { name: 'question', type: 'string' }])).toBeNull()
   })
 
+  it('still recognises a conversations column that a few broken rows make mixed', () => {
+    expect(conversationColumn([{ name: 'conversations', type: 'mixed', counts: { array: 2, string: 1 }, present: 3 }])).toEqual(sharegpt)
+    expect(conversationColumn([{ name: 'conversations', type: 'mixed', counts: { array: 1, string: 2 }, present: 3 }])).toBeNull()
+  })
+
   it('keeps OpenAI content parts as they are and takes the final assistant turn as the reference answer', () => {
     const parts = [{ type: 'text', text: 'What colour?' }, image('data:image/png;base64,iVBORw0KGgo=')]
     const r = rowConversation(

@@ -106,6 +106,30 @@ describe('conversation datasets in the workspace', () => {
     expect(JSON.stringify(r.conversation)).not.toContain('iVBORw0KGgo')
   })
 
+  it('shows an input_audio part as playable audio', async () => {
+    const d = dir()
+    const pcm = Buffer.alloc(44 + 400)
+    pcm.write('RIFF', 0)
+    pcm.writeUInt32LE(36 + 400, 4)
+    pcm.write('WAVEfmt ', 8)
+    pcm.writeUInt32LE(16, 16)
+    pcm.writeUInt16LE(1, 20)
+    pcm.writeUInt16LE(1, 22)
+    pcm.writeUInt32LE(8000, 24)
+    pcm.writeUInt32LE(16000, 28)
+    pcm.writeUInt16LE(2, 32)
+    pcm.writeUInt16LE(16, 34)
+    pcm.write('data', 36)
+    pcm.writeUInt32LE(400, 40)
+    const f = join(d, 'audio.jsonl')
+    const audio = { type: 'input_audio', input_audio: { data: pcm.toString('base64'), format: 'wav' } }
+    writeFileSync(f, JSON.stringify({ messages: [{ role: 'user', content: [{ type: 'text', text: 'What do you hear?' }, audio] }, { role: 'assistant', content: 'Silence.' }] }) + '\n')
+    const ws = workspace()
+    await ws.open(f)
+    const r = await ws.renderRow({ index: 0, variantId: 'conversation', modelIds: [] })
+    expect(r.conversation!.turns[0].parts[1]).toMatchObject({ kind: 'media', media: { kind: 'audio', url: expect.stringMatching(/^\/media\?inline=/) } })
+  })
+
   it('gives a chat-template model the turns as text, with a signal for the picture it cannot take', async () => {
     const d = dir()
     const ws = workspace()
