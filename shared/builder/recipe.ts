@@ -87,7 +87,7 @@ function composeText(sections: Section[], skip: Set<string>): string {
   const byId = new Map(sections.map((s) => [s.id, s]))
   const wrapped = new Set(sections.flatMap((s) => (s.enabled ? (s.wraps ?? []) : [])))
   const textOf = (s: Section, depth: number): string => {
-    if (!s.wraps?.length) return s.template
+    if (!s.wraps) return s.template
     if (depth > 8) throw new Error(`section "${s.name}" wraps itself`)
     const inner = s.wraps
       .map((id) => byId.get(id))

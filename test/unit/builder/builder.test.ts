@@ -121,3 +121,17 @@ describe('field schema', () => {
     })
   })
 })
+
+describe('wrap sections', () => {
+  it('place the sections they wrap at {wrapped}, and nothing there before any is ticked', () => {
+    const base = defaultRecipe('w', { question: 'q', choices: [], answer: 'a' }, 'string')
+    const wrap = { id: 'added-1', name: 'Wrap', template: '<q>\n{wrapped}\n</q>', enabled: true, wraps: [] as string[] }
+    const at = base.sections.findIndex((s) => s.id === 'answer_cue')
+    const sections = [...base.sections.slice(0, at), wrap, ...base.sections.slice(at)]
+    const text = (r: typeof base) => (buildVariant(r).infer_cfg.prompt_template as { template: string }).template
+    expect(text({ ...base, sections })).toContain('<q>\n\n</q>')
+    const ticked = sections.map((s) => (s.id === 'added-1' ? { ...s, wraps: ['question'] } : s))
+    expect(text({ ...base, sections: ticked })).toContain('<q>\nQuestion: {q}\n</q>')
+    expect(text({ ...base, sections: ticked })).not.toContain('{wrapped}')
+  })
+})
