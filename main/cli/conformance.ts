@@ -42,7 +42,22 @@ function hostFor(casesFile: string): ConformanceHost {
   }
 }
 
+export const CONFORMANCE_HELP = `promptloom conformance CASES.jsonl [CASES2.jsonl …]
+
+Runs golden cases (made by running the upstream code: OpenCompass, AISBench, transformers chat templates, FastChat,
+LazyLLM, lm-evaluation-harness, VLMEvalKit, AISBench dataset loaders) through the same code the app and render use,
+and prints one {"id","output"} JSON line per case, for ../shared/conformance/check.mjs to compare:
+  promptloom conformance cases.jsonl > out.jsonl && node check.mjs cases.jsonl --outputs out.jsonl
+
+Chat templates are read from chat-templates/templates beside the cases (or $PROMPTLOOM_SHARED).
+Exit codes: 0 every case ran (whether or not it matches), 2 usage error.
+`
+
 export async function runConformance(args: string[], io: CliIo): Promise<number> {
+  if (args.includes('--help') || args.includes('-h')) {
+    io.stdout(CONFORMANCE_HELP)
+    return 0
+  }
   if (args.length === 0) throw new UsageError('conformance needs one or more CASES.jsonl files')
   for (const file of args) {
     if (!existsSync(file)) throw new UsageError(`${file}: no such file`)

@@ -1,5 +1,6 @@
 // `promptloom serve [PATH] [--port N]`: browser mode. The same renderer and main-process services, over HTTP on
 // loopback with a per-run token.
+import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { createApi } from '../api/create-api'
 import type { Host } from '../api/host'
@@ -41,13 +42,43 @@ export async function startServe(opts: { path?: string; port?: number; token?: s
   }
 }
 
+export const SERVE_HELP = `promptloom serve [PATH] [--port N] [--open]
+
+Runs the app in your browser: the same interface and services as the desktop app, over HTTP on 127.0.0.1 only.
+The printed URL carries a one-time token; without it the server answers nothing. PATH (a project folder, config or
+dataset) opens at once; otherwise the app starts on the Open panel.
+
+  --port N   the port to listen on (default: a free one)
+  --open     also open the URL in the system's browser
+  --help     this text
+
+Stops on Ctrl+C. Exit codes: 0 stopped, 2 usage error.
+`
+
+/** The platform's "open this URL" command; failures are only reported (the URL is printed anyway). */
+function openInBrowser(url: string, io: CliIo): void {
+  const cmd = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open'
+  try {
+    const child = spawn(cmd, [url], { detached: true, stdio: 'ignore' })
+    child.on('error', (e) => io.stderr(`promptloom: could not open a browser (${e.message}); open the URL above.\n`))
+    child.unref()
+  } catch (e) {
+    io.stderr(`promptloom: could not open a browser (${e instanceof Error ? e.message : String(e)}); open the URL above.\n`)
+  }
+}
+
 export async function runServe(argv: string[], io: CliIo): Promise<number> {
-  const { positional, flags } = parseArgs(argv, { port: { type: 'string' }, open: { type: 'boolean' } })
+  const { positional, flags } = parseArgs(argv, { port: { type: 'string' }, open: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } })
+  if (flags.help) {
+    io.stdout(SERVE_HELP)
+    return 0
+  }
   if (positional.length > 1) throw new UsageError('serve takes at most one PATH')
   const port = flags.port === undefined ? 0 : Number(flags.port)
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0–65535, got ${flags.port}`)
   const h = await startServe({ path: positional[0], port })
   io.stdout(`PromptLoom (browser mode) is serving on loopback only.\nOpen: ${h.server.url}\nPress Ctrl+C to stop.\n`)
+  if (flags.open) openInBrowser(h.server.url, io)
   await new Promise<void>((resolve) => {
     const stop = () => resolve()
     process.once('SIGINT', stop)

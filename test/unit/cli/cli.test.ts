@@ -26,6 +26,14 @@ describe('promptloom CLI', () => {
     for (const cmd of ['serve', 'render', 'inspect', 'conformance']) expect(r.out).toContain(`promptloom ${cmd}`)
   })
 
+  it('every command answers --help with its own usage and exit code 0', async () => {
+    for (const cmd of ['serve', 'render', 'lint', 'export', 'inspect', 'conformance']) {
+      const r = await run([cmd, '--help'])
+      expect({ cmd, code: r.code }).toEqual({ cmd, code: 0 })
+      expect(r.out, cmd).toContain(`promptloom ${cmd}`)
+    }
+  })
+
   it('exits 2 with a usage message on an unknown command or option', async () => {
     expect(await run(['frobnicate'])).toMatchObject({ code: 2, err: expect.stringContaining('unknown command "frobnicate"') })
     expect(await run(['render', '--bogus'])).toMatchObject({ code: 2, err: expect.stringContaining('unknown option --bogus') })
