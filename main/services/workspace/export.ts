@@ -2,7 +2,8 @@
 // A row that makes several requests gives one line per request: per PPL label (`label`) or per multi-turn turn
 // (`turn`). The same generator feeds `promptloom render`, so the CLI and the app export the very same bytes.
 import type { CurationStatus, MediaEncoding } from '../../../shared/api/types'
-import { isEngineError, stripAnsi, promptJson, toPlainJson, type EngineError, type Prepared, type Row } from '../../../shared/engine'
+import { applyMetaTemplate, isEngineError, parsedJson, stripAnsi, promptJson, toPlainJson, type EngineError, type Prepared, type Row } from '../../../shared/engine'
+import type { ModelRender } from '../../../shared/api/types'
 import type { DatasetHandle } from '../datasets'
 import { openAtomic } from '../fs/atomic-write'
 import type { MediaEncoder } from '../export/media-encoder'
@@ -10,7 +11,7 @@ import { MediaSlots, type Part } from '../export/media-slots'
 import { ordered } from '../export/ordered'
 import { LineBuffer } from '../export/line-json'
 import { tokenizePromptMedia } from '../export/prompt-media'
-import { renderPreparedRow, type ModelContext, type RenderedForModels } from './render-row'
+import { renderPreparedRow, sentMessages, type ModelContext, type RenderedForModels, type RowMediaInfo } from './render-row'
 import type { Variant } from './variants'
 
 export interface ExportOptions {
@@ -55,6 +56,10 @@ export interface ExportLine {
   status: CurationStatus
   tokens?: number
   tokens_exact?: boolean
+  /** Of `tokens`, the media's own (pictures counted by the model's processor rule at their real size). */
+  tokens_media?: number
+  /** Media parts whose token cost is unknown (no rule, or the size could not be read): not in `tokens`. */
+  tokens_media_unknown?: number
   problems?: { code: string; message: string; severity: string }[]
   spans?: unknown
   /** A chat-template model: the harness semantics its input follows ("OpenCompass HuggingFacewithChatTemplate"). */
@@ -75,6 +80,8 @@ export interface ExportSource {
   wholeSplit: boolean
   signal?: AbortSignal
   onProgress?: (done: number, total: number) => void
+  /** Picture sizes for the media token rules (only asked for when a model has one). */
+  mediaInfo?: (value: Record<string, unknown>, file: string) => Promise<RowMediaInfo | undefined>
 }
 
 /** The lines one at a time (see exportBatches). */
@@ -106,7 +113,8 @@ export async function* exportBatches(a: ExportSource): AsyncGenerator<ExportLine
         for (const m of a.models) batch.push({ ...base0, model: m.profile.id, format: 'string', prompt: null, problems: [{ code: prepared.code, message: stripAnsi(prepared.message), severity: 'error' }] })
         continue
       }
-      const r = renderPreparedRow(prepared, a.wholeSplit ? rec.index : k, rec.index, a.models, a.options.spans === true)
+      const info = a.mediaInfo ? await a.mediaInfo(rec.value, rec.at.file) : undefined
+      const r = renderPreparedRow(prepared, a.wholeSplit ? rec.index : k, rec.index, a.models, a.options.spans === true, info)
       // The conversation template's gold is the row's final assistant turn (its reference answer, not sent).
       const base = r.reference ? { ...base0, gold: toPlainJson(r.reference.content) } : base0
       const reqs = requests(r)
@@ -123,11 +131,12 @@ export async function* exportBatches(a: ExportSource): AsyncGenerator<ExportLine
         for (const it of reqs) {
           const m = it.models[j]
           const asMessages = m.kind === 'messages' || a.options.format === 'messages'
-          // A wrapper's messages format is what its chat template received; where upstream fails there is no prompt.
-          const wrapped = Array.isArray(m.harness?.chatMessages) ? (m.harness.chatMessages as unknown[]) : undefined
-          const asText = a.options.format === 'messages' ? (wrapped ?? [{ role: 'user', content: m.text ?? '' }]) : m.text
-          const prompt = m.harness?.error ? null : m.kind === 'messages' ? (m.messages ?? []).map((x) => ({ role: x.role, content: x.content })) : asText
-          const problems = [...r.problems, ...m.problems].map(brief)
+          // --format messages: the messages before any chat template is applied (what an OpenAI-compatible server
+          // gets), never the finished string wrapped as a message. Where upstream fails there is no prompt.
+          const before = a.options.format === 'messages' && m.kind === 'text' ? messagesBeforeTemplate(m, it.prompt, a.variant.family) : null
+          const prompt =
+            m.kind === 'messages' ? (m.harness?.error ? null : (m.messages ?? []).map((x) => ({ role: x.role, content: x.content }))) : before ? before.messages : m.harness?.error ? null : m.text
+          const problems = [...r.problems, ...m.problems, ...(before?.problem ? [before.problem] : [])].map(brief)
           batch.push({
             ...base,
             model: m.modelId,
@@ -136,6 +145,7 @@ export async function* exportBatches(a: ExportSource): AsyncGenerator<ExportLine
             prompt,
             ...(m.harness ? { harness: m.harness.label } : {}),
             ...(m.tokens ? { tokens: m.tokens.count, tokens_exact: m.tokens.exact } : {}),
+            ...(m.tokens?.media !== undefined ? { tokens_media: m.tokens.media, ...(m.tokens.mediaUnknown ? { tokens_media_unknown: m.tokens.mediaUnknown } : {}) } : {}),
             ...(problems.length ? { problems } : {}),
             ...(a.options.spans ? { spans: m.kind === 'text' ? m.segments : m.messages?.map((x) => x.segments ?? null) } : {})
           })
@@ -144,6 +154,27 @@ export async function* exportBatches(a: ExportSource): AsyncGenerator<ExportLine
     }
     if (batch.length) yield batch
     a.onProgress?.(Math.min(start + BATCH, range.end) - range.start, range.end - range.start)
+  }
+}
+
+/**
+ * The messages a model's format received before its template: a chat wrapper's `_convert_chat_messages` output
+ * (also when the template then fails: a server applies its own), FastChat/LazyLLM's conversation, or for a meta
+ * template the dataset PromptList through the API parser and the OpenAI conversion.
+ */
+function messagesBeforeTemplate(m: ModelRender, prompt: RenderedForModels['prompt'], family: Variant['family']): { messages: unknown[] | null; problem?: { code: string; message: string; severity: string } } {
+  if (m.harness) {
+    if (Array.isArray(m.harness.chatMessages)) return { messages: m.harness.chatMessages as unknown[] }
+    return { messages: null }
+  }
+  if (m.inputMessages) return { messages: m.inputMessages }
+  if (prompt === null) return { messages: null }
+  const applied = applyMetaTemplate(prompt, null, { parser: 'api', mode: 'gen', family })
+  try {
+    if (!applied.parsed) throw new Error(applied.error?.message ?? 'the template parser gave no result')
+    return { messages: sentMessages(applied.parsed.kind, parsedJson(applied.parsed)) as unknown[] }
+  } catch (e) {
+    return { messages: null, problem: { code: 'messages-unavailable', message: `No messages for --format messages: the prompt cannot be read as messages (${stripAnsi(e instanceof Error ? e.message : String(e))}).`, severity: 'error' } }
   }
 }
 

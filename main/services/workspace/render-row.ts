@@ -160,7 +160,7 @@ export function shortRef(ref: string): string {
 
 /** Media parts an API model receives as they are: the server's own model counts them. */
 function apiMedia(messages: { content?: unknown }[]): ModelMediaPart[] {
-  return mediaPartsOf(messages).map((x) => ({ modality: x.modality, ref: shortRef(x.ref), how: 'sent as a content part: the server\'s model counts it' }))
+  return mediaPartsOf(messages).map((x) => mediaPart({ modality: x.modality, ref: shortRef(x.ref), how: 'sent as a content part: the server\'s model counts it' }, x.ref))
 }
 
 /** The media parts of the dataset-side PromptList's role items (their prompt_mm lists), with the role of each. */
@@ -194,7 +194,7 @@ function lmDroppedMedia(prompt: Prompt, name: string, family: string): { problem
       if (modality) parts.push({ modality, ref: partRef(part), message: 0, part: j })
       else if (part && typeof part === 'object' && (part as { type?: unknown }).type === 'text') texts++
     })
-    for (const x of parts) media.push({ modality: x.modality, ref: shortRef(x.ref), dropped: true, how: 'dropped: an LM meta template reads only the turn\'s "prompt"' })
+    for (const x of parts) media.push(mediaPart({ modality: x.modality, ref: shortRef(x.ref), dropped: true, how: 'dropped: an LM meta template reads only the turn\'s "prompt"' }, x.ref))
     const what = [parts.length ? countPhrase(parts) : '', texts ? `${texts} text part${texts === 1 ? '' : 's'}` : ''].filter(Boolean).join(' and ')
     if (what)
       problems.push({
@@ -273,7 +273,7 @@ export function renderMessages(messages: ChatMessage[], m: ModelContext, problem
   } else if (parts.length) {
     // FastChat and LazyLLM take text: content parts are joined as their text.
     const takes = profileModalities(p)
-    media = parts.map((x) => ({ modality: x.modality, ref: shortRef(x.ref), dropped: !takes.includes(x.modality) }))
+    media = parts.map((x) => mediaPart({ modality: x.modality, ref: shortRef(x.ref), dropped: !takes.includes(x.modality) }, x.ref))
     const dropped = parts.filter((x) => !takes.includes(x.modality))
     if (dropped.length) problems.push({ code: 'media-dropped', message: `Text-only model: ${countPhrase(dropped)} dropped — ${p.format === 'fastchat' ? 'FastChat' : p.format === 'lazyllm' ? 'LazyLLM' : p.name} builds a string from the text parts only.`, severity: 'warning' })
   }
@@ -349,32 +349,49 @@ function templateMedia(p: ModelProfile, parts: MediaPartRef[], text: string | nu
     const k = (seen[x.modality] = (seen[x.modality] ?? 0) + 1)
     const written = ph && text !== null ? text.split(ph).length - 1 : 0
     const dropped = text === null || !takes.includes(x.modality) || (ph !== undefined && k > written)
-    return { modality: x.modality, ref: shortRef(x.ref), ...(ph ? { placeholder: ph } : {}), ...(dropped ? { dropped: true } : {}) }
+    return mediaPart({ modality: x.modality, ref: shortRef(x.ref), ...(ph ? { placeholder: ph } : {}), ...(dropped ? { dropped: true } : {}) }, x.ref)
   })
+}
+
+// The reference a part carries in full (a data URL, base64): kept beside the shown part, never sent to the renderer.
+const fullRefs = new WeakMap<ModelMediaPart, string>()
+function mediaPart(part: ModelMediaPart, full: string): ModelMediaPart {
+  fullRefs.set(part, full)
+  return part
 }
 
 /** A picture's size, by the reference as a part carries it (file:// URL, path, data URL); null when unknown. */
 export type MediaSizeOf = (ref: string) => { width: number; height: number } | null
 
+/** What the workspace knows about a row's media: picture sizes, and the URL the renderer loads each from. */
+export interface RowMediaInfo {
+  sizeOf?: MediaSizeOf
+  urlOf?: (ref: string) => string | undefined
+}
+
 /**
  * The media's own token cost where the profile's rule is known (shared/models/media-tokens.ts), with the real
  * picture size; added to the text count. Parts dropped cost nothing; unknown rules or sizes are counted as unknown.
  */
-export function withMediaTokens(r: ModelRender, m: ModelContext, family: Prepared['family'], sizeOf?: MediaSizeOf): ModelRender {
-  if (!r.media?.length || !r.tokens) return r
+export function withMediaTokens(r: ModelRender, m: ModelContext, family: Prepared['family'], info: RowMediaInfo = {}): ModelRender {
+  if (!r.media?.length) return r
+  const urls = info.urlOf ? r.media.map((x) => info.urlOf!(fullRefs.get(x) ?? x.ref)) : []
+  const withUrls = urls.some(Boolean) ? r.media.map((x, i) => (urls[i] ? mediaPart({ ...x, url: urls[i] }, fullRefs.get(x) ?? x.ref) : x)) : r.media
+  if (!r.tokens) return { ...r, media: withUrls }
+  const sizeOf = info.sizeOf
   const h = harnessFor(m.profile, family)
   const vk = h?.model_kwargs.vision_kwargs
   const visionKwargs = vk && typeof vk === 'object' && !Array.isArray(vk) ? (vk as Record<string, unknown>) : {}
   let add = 0
   let unknown = 0
-  const media = r.media.map((x) => {
+  const media = withUrls.map((x) => {
     if (x.dropped || r.kind === 'messages' || x.placeholder === undefined) return x
     if (x.modality !== 'image') {
       unknown++
       return { ...x, tokens: null, how: `no ${x.modality} token rule is known: the count is the text only` }
     }
     const rule = m.profile.media?.image?.tokens
-    const size = sizeOf ? sizeOf(x.ref) : null
+    const size = sizeOf ? sizeOf(fullRefs.get(x) ?? x.ref) : null
     const c = imageTokenCost(rule, size, visionKwargs)
     if (c.tokens === null) unknown++
     else add += c.tokens
@@ -434,9 +451,9 @@ function renderModels(prompt: Prompt, prepared: Prepared, rowIndex: number, mode
  * `spans: false` (bulk export without --spans) skips everything only the display needs: the span bookkeeping and
  * the PromptList blocks. The text is the same either way.
  */
-export function renderPreparedRow(prepared: Prepared, testIndex: number, rowIndex: number, models: ModelContext[], spans = true, sizeOf?: MediaSizeOf): RenderedForModels {
+export function renderPreparedRow(prepared: Prepared, testIndex: number, rowIndex: number, models: ModelContext[], spans = true, media?: RowMediaInfo): RenderedForModels {
   const r = renderPreparedRowText(prepared, testIndex, rowIndex, models, spans)
-  const costs = (rs: ModelRender[]) => rs.map((x, j) => (x.media?.length && models[j] ? withMediaTokens(x, models[j], prepared.family, sizeOf) : x))
+  const costs = (rs: ModelRender[]) => rs.map((x, j) => (x.media?.length && models[j] ? withMediaTokens(x, models[j], prepared.family, media) : x))
   if (!r.models.some((x) => x.media?.length) && !r.items?.some((it) => it.models.some((x) => x.media?.length))) return r
   return { ...r, models: costs(r.models), ...(r.items ? { items: r.items.map((it) => ({ ...it, models: costs(it.models) })) } : {}) }
 }

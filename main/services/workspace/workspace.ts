@@ -47,6 +47,7 @@ import { findMediaRefs, refLabel, resolveRowMedia } from './row-media'
 import { peaksOf, probeMediaSource } from './media-calls'
 import { resolveProjectSpec, type ProjectSpec } from './project-spec'
 import { apiItems, engineProblem, renderPreparedRow, type ModelContext } from './render-row'
+import { refUrlOf, rowImageSizes } from './media-sizes'
 import { compileRowQuery } from './row-query'
 import { checkSplitMedia, type MediaCheck } from './media-check'
 import { compileRowFilter, filterIsEmpty, filterReadsCuration, inputColumnsOf, rowFacts, scanRows, sortKeyOf } from './row-filter'
@@ -650,14 +651,17 @@ export class Workspace {
     const cur = this.curation.record(q.index)
     const urls = { file: (abs: string) => this.host.mediaUrl(abs), inline: this.host.inlineMediaUrl ? (id: string) => this.host.inlineMediaUrl!(id) : undefined }
     const mediaFile = p.mediaBase ? join(p.mediaBase, '_') : rec.at.file
-    const media = await resolveRowMedia(findMediaRefs(await this.withReferencedImage(p, rec.value)), mediaFile, this.roots(), urls)
+    const refs = findMediaRefs(await this.withReferencedImage(p, rec.value))
+    const media = await resolveRowMedia(refs, mediaFile, this.roots(), urls)
     const conv = conversationOf(v)
     const conversation = conv ? await conversationView(rec.value, conv, (refs) => resolveRowMedia(refs, mediaFile, this.roots(), urls)) : undefined
     const base = { index: q.index, split: p.testSplit, variantId: v.id, fields: toPlainJson(rec.value) as Record<string, unknown>, media, status: this.curation.get(q.index), ...(cur ? { curation: toPlainJson(cur) as RowCuration } : {}) }
     if (isEngineError(prepared)) {
       return { ...base, promptList: [], models: [], problems: [engineProblem(prepared, 'error')] }
     }
-    const r = renderPreparedRow(prepared, all ? q.index : 0, q.index, models)
+    // Model columns show their media parts with the row's own media, and count pictures at their real size.
+    const sizeOf = refs.length && models.some((m) => m.profile.media?.image?.tokens) ? await rowImageSizes(refs, mediaFile, this.roots()) : undefined
+    const r = renderPreparedRow(prepared, all ? q.index : 0, q.index, models, true, { sizeOf, urlOf: refUrlOf(refs, media) })
     const mediaProblems: Problem[] = media.filter((m) => m.error).map((m) => ({ code: 'media', message: `${m.field}: ${m.error}`, severity: 'warning', at: { field: m.field } }))
     mediaProblems.push(...staleDerived(rec.value, cur))
     return { ...base, promptList: r.promptList, models: r.models, problems: [...r.problems, ...mediaProblems], ...(r.items ? { items: apiItems(r.items), itemKind: r.itemKind } : {}), ...(conversation ? { conversation } : {}) }
@@ -857,7 +861,15 @@ export class Workspace {
       prepare: (rows) => this.prepare(p, v, needsWholeSplit(v) ? 'all' : rows),
       wholeSplit: needsWholeSplit(v),
       signal,
-      onProgress
+      onProgress,
+      ...(models.some((m) => m.profile.media?.image?.tokens)
+        ? {
+            mediaInfo: async (value: Record<string, unknown>, file: string) => {
+              const refs = findMediaRefs(value)
+              return refs.length ? { sizeOf: await rowImageSizes(refs, p.mediaBase ? join(p.mediaBase, '_') : file, this.roots()) } : undefined
+            }
+          }
+        : {})
     }
   }
 

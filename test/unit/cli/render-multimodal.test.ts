@@ -105,4 +105,28 @@ describe('render: a multimodal AISBench prompt through every model kind', () => 
       }
     ])
   })
+
+  it('--format messages for a text-only chat template gives the messages its template received, never a wrapped string', async () => {
+    const r = await run(['render', '--config', join(dir, 'mm_gen.py'), '--model', 'qwen2.5-instruct', '--format', 'messages'])
+    expect(r.lines[0].format).toBe('messages')
+    expect(r.lines[0].prompt).toEqual([
+      { role: 'user', content: [{ type: 'image_url', image_url: { url: 'file:///data/cat.png' } }, { type: 'text', text: 'What is shown?' }] }
+    ])
+  })
+
+  it('--format messages for a meta-template model gives the dataset prompt as OpenAI messages', async () => {
+    const r = await run(['render', '--config', join(dir, 'mm_gen.py'), '--model', join(dir, 'chatml.json'), '--format', 'messages'])
+    expect(r.lines[0].prompt).toEqual([
+      { role: 'user', content: [{ type: 'image_url', image_url: { url: 'file:///data/cat.png' } }, { type: 'text', text: 'What is shown?' }] }
+    ])
+  })
+
+  it('--format messages for a FastChat model gives its conversation before the template', async () => {
+    writeFileSync(join(dir, 'plain.jsonl'), JSON.stringify({ question: 'Hi?', answer: 'x' }) + '\n')
+    const r = await run(['render', '--config', join(dir, 'plain.jsonl'), '--model', 'vicuna-v1.1', '--format', 'messages'])
+    const prompt = r.lines[0].prompt
+    expect(Array.isArray(prompt)).toBe(true)
+    expect(JSON.stringify(prompt)).not.toContain('USER:')
+    expect(prompt.at(-1).role).toBe('user')
+  })
 })
