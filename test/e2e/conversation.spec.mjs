@@ -61,7 +61,11 @@ async function makeFiles(dir) {
     ])
   )
   writeFileSync(join(llava, 'project.json'), JSON.stringify({ name: 'llava', dataset: 'llava_eval.json', mediaFolder: 'images', libraryModels: MODELS }))
-  return { oai, llava }
+  // The same file on its own elsewhere: its pictures are found only through the Open panel's media folder.
+  const bare = join(dir, 'llava-bare')
+  mkdirSync(bare)
+  writeFileSync(join(bare, 'llava_eval.json'), readFileSync(join(llava, 'llava_eval.json')))
+  return { oai, llava, bare: join(bare, 'llava_eval.json') }
 }
 
 async function openAndCheck(t, name, target, expect) {
@@ -116,7 +120,7 @@ async function openAndCheck(t, name, target, expect) {
       const text = await page.evaluate(() => document.body.innerText)
       assert(!/iVBORw0KGgo/.test(text), 'base64 shown as text')
     })
-    if (expect.exportCheck) await expect.exportCheck(page)
+    for (const after of expect.after ?? []) await after(page)
     assert(errors.length === 0, errors.join('\n'))
   } finally {
     await browser.close()
@@ -132,7 +136,8 @@ export async function runConversationSpecs(t) {
     roles: ['user', 'assistant', 'user'],
     reference: 'Yes.',
     question: 'Is it bright?',
-    exportCheck: (page) =>
+    after: [
+      (page) =>
       t.check('LLaVA conversations: the Export dialog writes the curated dataset as the JSON list it came as, pictures as base64 equal to the files', async () => {
         await page.getByTestId('export').click()
         await page.getByTestId('export-what-dataset').check()
@@ -146,6 +151,20 @@ export async function runConversationSpecs(t) {
         assert(rows.length === 2 && rows[0].conversations.length === 4, `rows ${JSON.stringify(rows).slice(0, 200)}`)
         assert(Buffer.from(rows[0].image, 'base64').equals(readFileSync(join(f.llava, 'images', 'red.png'))), 'the picture does not decode to red.png')
         return `${rows.length} rows`
-      })
+      }),
+      (page) =>
+        t.check('LLaVA conversations: a bare file opened from the Open panel with a media folder shows its pictures', async () => {
+          await page.keyboard.press('Escape')
+          await page.getByTestId('open').click()
+          await page.getByTestId('open-path').fill(f.bare)
+          await page.getByTestId('open-media-folder').fill(join(f.llava, 'images'))
+          await page.getByTestId('open-go').click()
+          await page.waitForFunction(() => document.querySelector('[data-testid=project-name]')?.textContent?.includes('llava_eval'))
+          await page.waitForFunction(() =>
+            [...document.querySelectorAll('[data-testid=conversation] [data-testid=row-image]')].some((i) => i.complete && i.naturalWidth === 64)
+          )
+          assert((await page.locator('[data-testid=conversation] [data-testid=media-error]').count()) === 0, 'a picture cannot be shown')
+        })
+    ]
   })
 }
