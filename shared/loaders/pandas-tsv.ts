@@ -25,6 +25,10 @@ const NA_VALUES = new Set([
   'nan',
   'null'
 ])
+/** A field pandas reads as NaN by default ('', 'NA', 'nan', 'null', …). */
+export function isNaString(v: string): boolean {
+  return NA_VALUES.has(v)
+}
 const INT = /^\s*[+-]?\d+\s*$/
 const FLOAT = /^\s*[+-]?(\d+\.?\d*([eE][+-]?\d+)?|\.\d+([eE][+-]?\d+)?|inf|infinity)\s*$/i
 const TRUE = new Set(['True', 'TRUE', 'true'])
@@ -92,7 +96,8 @@ export function splitRecords(text: string, sep = '\t'): Array<Array<{ v: string;
   return rows
 }
 
-function typeColumn(raw: Array<string | null>): { dtype: Dtype; cells: unknown[] } {
+/** One column's raw fields (null: NA) typed as read_csv types them. */
+export function typeColumn(raw: Array<string | null>): { dtype: Dtype; cells: unknown[] } {
   let ints = true
   let floats = true
   let bools = true
@@ -142,7 +147,7 @@ export function readTsv(text: string): DataFrame {
     }
     for (let c = 0; c < columns.length; c++) {
       const f = rec[c]
-      raws[c].push(!f || NA_VALUES.has(f.v) ? null : f.v)
+      raws[c].push(!f || isNaString(f.v) ? null : f.v)
     }
   }
   const typed = raws.map(typeColumn)

@@ -138,6 +138,9 @@ export interface WrapOptions {
   row?: number
   /** The dataset row itself: VLMEvalKit builds its prompt from the row's columns, not from the config's template. */
   data?: Row
+  /** The split `data` is row `tableIndex` of (VLMEvalKit types TSV columns over the whole file). */
+  table?: Row[]
+  tableIndex?: number
   countTokens?: (text: string) => TokenCount
 }
 

@@ -4,13 +4,13 @@
 // test/conformance/cases-local/lm-eval.jsonl (generator: test/tools/harness-goldens/lm_eval_goldens.py).
 //
 // How a PromptLoom row becomes an lm-eval task doc (README "Harnesses"): the dataset config's PromptList is split
-// into turns with the API parser (HUMAN → user, BOT → assistant, SYSTEM → system; empty turns skipped, same roles
-// joined with "\n"). The SYSTEM text is the task's `description` (unless the options give one); each in-context
+// into turns with the API parser (HUMAN → user, BOT → assistant, SYSTEM → system; same roles joined with "\n", an
+// empty turn kept). The SYSTEM text is the task's `description` (unless the options give one); each in-context
 // example round is a few-shot doc whose doc_to_text is its user text and doc_to_target its assistant text, taken in
 // the retriever's order (lm-eval's first_n sampler over exactly those docs); the row's own user text is the eval
 // doc's doc_to_text. The final BOT prefix of the template (e.g. "A: ") has no counterpart: lm-eval only prefills
 // with gen_prefix. A plain string template is one doc_to_text holding everything.
-import { applyMetaTemplate, chatMessages, parsedJson } from '../engine'
+import { applyMetaTemplate, parsedJson } from '../engine'
 import type { Prompt } from '../engine'
 import type { HarnessTrace } from '../api/types'
 import type { LmEvalOptions, ModelProfile } from './profile'
@@ -95,7 +95,30 @@ export interface LmEvalDocs {
   answer: string | null
 }
 
-export function lmEvalDocs(messages: Array<{ role: string; content: unknown }>): LmEvalDocs | { error: string } {
+const ROLE: Record<string, string> = { HUMAN: 'user', BOT: 'assistant', SYSTEM: 'system' }
+
+/**
+ * The parsed PromptList as turns: HUMAN → user, BOT → assistant, SYSTEM → system; consecutive items of one role are
+ * one turn (their non-empty texts joined by "\n"). Unlike OpenCompass's _convert_chat_messages an empty turn stays:
+ * an empty question is an eval doc whose doc_to_text is "".
+ */
+function splitTurns(parsed: unknown): Array<{ role: string; content: unknown }> {
+  if (typeof parsed === 'string') return [{ role: 'user', content: parsed }]
+  const out: Array<{ role: string; content: unknown; parts: unknown[] }> = []
+  for (const it of parsed as Array<{ role?: unknown; prompt?: unknown }>) {
+    const role = ROLE[String(it.role)]
+    if (!role) throw new Error(`KeyError: '${String(it.role)}'`)
+    const last = out[out.length - 1]
+    if (last && last.role === role) last.parts.push(it.prompt ?? '')
+    else out.push({ role, content: '', parts: [it.prompt ?? ''] })
+  }
+  return out.map((t) => {
+    if (t.parts.some((x) => typeof x !== 'string')) return { role: t.role, content: t.parts.length === 1 ? t.parts[0] : t.parts }
+    return { role: t.role, content: (t.parts as string[]).filter((x) => x !== '').join('\n') }
+  })
+}
+
+export function lmEvalDocs(messages: Array<{ role: string; content: unknown }>, mode: 'gen' | 'ppl' = 'gen'): LmEvalDocs | { error: string } {
   if (messages.some((m) => typeof m.content !== 'string'))
     return { error: 'lm-eval HFLM is text-only and this row has image or audio parts (lm-eval\'s HFMultimodalLM is not reproduced)' }
   let i = 0
@@ -114,7 +137,9 @@ export function lmEvalDocs(messages: Array<{ role: string; content: unknown }>):
       return { error: `a ${m.role} turn after the first user turn has no place in an lm-eval task (only a leading SYSTEM becomes its description)` }
   }
   if (pending !== null) return { system, shots, question: pending, answer: null }
-  // The PromptList ends in an assistant turn: a PPL label's answer (or a template whose last round is all BOT).
+  // Generation with no user text after the last example: the eval doc's doc_to_text is "".
+  if (mode === 'gen') return { system, shots, question: '', answer: null }
+  // PPL: the PromptList ends in the label's assistant turn, the continuation scored.
   const last = shots.pop()
   if (!last) return { system, shots, question: '', answer: null }
   return { system, shots, question: last.q, answer: last.a }
@@ -168,12 +193,12 @@ export function wrapLmEval(prompt: Prompt, profile: ModelProfile, h: HarnessSpec
   trace.modelInput = parsed
   let turns: Array<{ role: string; content: unknown }>
   try {
-    turns = chatMessages(parsed) as Array<{ role: string; content: unknown }>
+    turns = splitTurns(parsed)
   } catch (e) {
     trace.error = { message: e instanceof Error ? e.message : String(e), stage: 'convert_chat_messages' }
     return out
   }
-  const docs = lmEvalDocs(turns)
+  const docs = lmEvalDocs(turns, opts.mode)
   if ('error' in docs) {
     trace.error = { message: docs.error, stage: 'parse' }
     return out

@@ -7,6 +7,8 @@
 // builds its prompt from the row's own columns (question, hint, A…Z, image / image_path).
 // Golden cases made by running that code: test/conformance/cases-local/vlmevalkit.jsonl.
 import type { Row } from '../engine'
+import { isNaString, typeColumn } from '../loaders/pandas-tsv'
+import { cellStr, isNa as pyIsNa } from '../loaders/py'
 import type { HarnessTrace } from '../api/types'
 import type { ModelProfile, VlmevalOptions } from './profile'
 import { renderForModel } from './render-for-model'
@@ -18,16 +20,35 @@ const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'
 const MCQ_CN_PROMPT = '请直接回答选项字母。'
 const MCQ_EN_PROMPT = 'Please select the correct answer from the options above.'
 
-/** pd.isna as a cell read from a TSV looks: a missing column, null, NaN, or an empty cell (pandas reads it as NaN). */
-function isNa(v: unknown): boolean {
-  return v === undefined || v === null || v === '' || (typeof v === 'number' && Number.isNaN(v))
+/**
+ * The rows as VLMEvalKit's pandas holds them. A TSV read by PromptLoom gives every cell as text; VLMEvalKit's
+ * read_csv types each column over the whole file (all integers → int64; integers with an empty cell, or decimals →
+ * float64, printed "3.0"; else object), so a column whose cells are all strings is typed that way here
+ * (shared/loaders/pandas-tsv.ts). Columns with other values (JSON numbers) are taken as they are.
+ */
+const typedTables = new WeakMap<Row[], Map<string, unknown[]>>()
+function typedCell(rows: Row[] | undefined, row: Row, i: number | undefined, key: string): unknown {
+  const v = row[key]
+  if (!rows || i === undefined || rows[i] !== row) return v
+  let cols = typedTables.get(rows)
+  if (!cols) typedTables.set(rows, (cols = new Map()))
+  let typed = cols.get(key)
+  if (!typed) {
+    const raw: unknown[] = rows.map((r) => r[key])
+    typed = raw.every((x) => x === undefined || x === null || typeof x === 'string')
+      ? typeColumn(raw.map((x) => (typeof x !== 'string' || isNaString(x) ? null : x))).cells
+      : raw
+    cols.set(key, typed)
+  }
+  return typed[i]
 }
 
-/** Python's str() of a cell (f-string). Floats that pandas would hold as x.0 are not told apart from ints here. */
-function pyStr(v: unknown): string {
-  if (typeof v === 'string') return v
-  if (typeof v === 'boolean') return v ? 'True' : 'False'
-  return String(v)
+/** str() of a cell as pandas holds it (an int64 "3", a float64 "3.0"). */
+const pyStr = cellStr
+
+/** pd.isna of a cell: a missing column, null, NaN. */
+function isNa(v: unknown): boolean {
+  return v === undefined || pyIsNa(v)
 }
 
 /** vlmeval.smp.toliststr: a "['a', 'b']" cell is a list, any other string one item. */
@@ -43,28 +64,38 @@ function toListStr(v: unknown): string[] {
 }
 
 /** The picture files the kit hands the model: image_path's names, else <index>.png for each dumped base64 image. */
-function imagesOf(row: Row): string[] {
-  if (!isNa(row.image_path)) return toListStr(row.image_path)
-  if (!isNa(row.image)) {
-    const imgs = toListStr(row.image)
-    return imgs.length > 1 ? imgs.map((_, i) => `${pyStr(row.index)}_${i}.png`) : [`${pyStr(row.index)}.png`]
+function imagesOf(cell: Cell, rows: Row[] | undefined): string[] {
+  if (!isNa(cell('image_path'))) return toListStr(cell('image_path'))
+  const image = cell('image')
+  if (!isNa(image)) {
+    let imgs = toListStr(image)
+    // ImageBaseDataset.__init__: an `image` of at most 64 characters is another row's index; that row's pictures.
+    const ref = pyStr(image)
+    if (ref.length > 0 && ref.length <= 64 && rows) {
+      const target = rows.find((r) => r.index !== undefined && pyStr(r.index) === ref)
+      if (target && !isNa(target.image)) imgs = toListStr(target.image)
+    }
+    const index = pyStr(cell('index'))
+    return imgs.length > 1 ? imgs.map((_, i) => `${index}_${i}.png`) : [`${index}.png`]
   }
   return []
 }
 
+type Cell = (key: string) => unknown
+
 export type VlmStruct = Array<{ type: 'image' | 'text'; value: string }>
 
 /** Hint/Question/Options text, as both build_prompt variants write it; `ending` is what follows the options. */
-function mcqText(row: Row, custom: boolean): string {
+function mcqText(row: Row, cell: Cell, custom: boolean): string {
   if (!('question' in row)) throw new Error("KeyError: 'question'")
   const options: Array<[string, unknown]> = []
-  for (const c of LETTERS) if (c in row && !isNa(row[c])) options.push([c, row[c]])
+  for (const c of LETTERS) if (c in row && !isNa(cell(c))) options.push([c, cell(c)])
   let optionsPrompt = 'Options:\n'
   for (const [k, v] of options) optionsPrompt += `${k}. ${pyStr(v)}\n`
-  const hint = 'hint' in row && !isNa(row.hint) ? pyStr(row.hint) : null
+  const hint = 'hint' in row && !isNa(cell('hint')) ? pyStr(cell('hint')) : null
   let prompt = ''
   if (hint !== null) prompt += `Hint: ${hint}\n`
-  prompt += `Question: ${pyStr(row.question)}\n`
+  prompt += `Question: ${pyStr(cell('question'))}\n`
   if (options.length) {
     prompt += optionsPrompt
     if (custom) prompt += /[\u4e00-\u9fff]/.test(prompt) ? MCQ_CN_PROMPT : MCQ_EN_PROMPT
@@ -75,10 +106,11 @@ function mcqText(row: Row, custom: boolean): string {
 }
 
 /** inference.py: the model's own prompt when use_custom_prompt(dataset) holds, else the dataset's build_prompt. */
-export function vlmevalStruct(row: Row, o: VlmevalOptions): { struct: VlmStruct; custom: boolean } {
+export function vlmevalStruct(row: Row, o: VlmevalOptions, rows?: Row[], index?: number): { struct: VlmStruct; custom: boolean } {
   const custom = (o.use_custom_prompt ?? true) && !o.custom_dataset
-  const struct: VlmStruct = imagesOf(row).map((p) => ({ type: 'image', value: p }))
-  struct.push({ type: 'text', value: mcqText(row, custom) })
+  const cell: Cell = (key) => typedCell(rows, row, index, key)
+  const struct: VlmStruct = imagesOf(cell, rows).map((p) => ({ type: 'image', value: p }))
+  struct.push({ type: 'text', value: mcqText(row, cell, custom) })
   return { struct, custom }
 }
 
@@ -102,11 +134,15 @@ export function wrapVlmeval(row: Row | undefined, profile: ModelProfile, h: Harn
   }
   let built
   try {
-    built = vlmevalStruct(row, o)
+    built = vlmevalStruct(row, o, opts.table, opts.tableIndex)
   } catch (e) {
     trace.error = { message: e instanceof Error ? e.message : String(e), stage: 'parse' }
     return out
   }
+  if ((opts.table?.length ?? 0) <= 1 && [...LETTERS, 'hint', 'question'].some((k) => typeof row[k] === 'string' && /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/.test(row[k] as string)))
+    warnings.push(
+      'VLMEvalKit reads the TSV with pandas, which types each column over the whole file: a number here prints as "3.0" upstream if its column has an empty or decimal cell in another row, and this row was rendered on its own.'
+    )
   trace.modelInput = built.struct
   trace.vlmPrompt = built.custom ? 'model' : 'dataset'
   warnings.push(

@@ -301,8 +301,8 @@ export function renderMessages(messages: ChatMessage[], m: ModelContext, problem
  * and meta template, `_convert_chat_messages`, then the chat template or FastChat, then what the wrapper does with
  * the text. Where upstream stops (a template that rejects the roles, PPL), the column says so instead of a text.
  */
-function renderHarness(prompt: Prompt, m: ModelContext, h: HarnessSpec, row: number, mode: Mode, data?: Row): ModelRender {
-  return harnessRender(wrapChatPrompt(prompt, m.profile, h, { mode, row, data, countTokens: (t) => m.counter.count(t) }), m)
+function renderHarness(prompt: Prompt, m: ModelContext, h: HarnessSpec, row: number, mode: Mode, at?: { table: Row[]; tableIndex: number }): ModelRender {
+  return harnessRender(wrapChatPrompt(prompt, m.profile, h, { mode, row, data: at?.table[at.tableIndex], ...at, countTokens: (t) => m.counter.count(t) }), m)
 }
 
 export function harnessRender(r: WrapResult, m: ModelContext): ModelRender {
@@ -434,11 +434,11 @@ export interface RenderedForModels {
  * to drop in-context examples, so its PromptList is rebuilt with that measure (`item`: the label's index for PPL).
  */
 function renderModels(prompt: Prompt, prepared: Prepared, rowIndex: number, models: ModelContext[], spans: boolean, mode: Mode, own?: { testIndex: number; item: number; built: BuiltRow }): ModelRender[] {
-  const data = own ? prepared.test[own.testIndex] : undefined
+  const at = own ? { table: prepared.test, tableIndex: own.testIndex } : undefined
   return models.map((m) => {
     const h = harnessFor(m.profile, prepared.family)
     const render = (p: Prompt): ModelRender =>
-      h ? renderHarness(p, m, h, rowIndex, mode, data) : m.profile.format === 'opencompass-meta' ? renderMeta(p, m, prepared.family, rowIndex, spans, mode) : renderConversation(p, m, prepared.family, rowIndex)
+      h ? renderHarness(p, m, h, rowIndex, mode, at) : m.profile.format === 'opencompass-meta' ? renderMeta(p, m, prepared.family, rowIndex, spans, mode) : renderConversation(p, m, prepared.family, rowIndex)
     const limit = !own ? undefined : h ? harnessSeqLimit(m.profile, h, (t) => m.counter.count(t)) : metaSeqLimit(m, prepared.family)
     if (!limit || !own) return render(prompt)
     const built = buildPromptList(prepared, own.testIndex, limit, own.built)

@@ -62,13 +62,22 @@ from lm_eval.models.huggingface import HFLM  # noqa: E402
 from lm_eval.models.utils import handle_stop_sequences, has_bos_prefix  # noqa: E402
 
 TEMPLATES = {
-    # profile id: (chat template file, special tokens as the built-in profile has them)
+    # profile id: (chat template file, special tokens) — the pairs ../shared's opencompass-chat cases use.
     'qwen2.5-instruct': ('Qwen--Qwen2.5-7B-Instruct', {'eos_token': '<|im_end|>', 'pad_token': '<|endoftext|>'}),
     'llama-3.1-instruct': ('meta-llama--Llama-3.1-8B-Instruct', {'bos_token': '<|begin_of_text|>', 'eos_token': '<|eot_id|>'}),
-    'gemma-2-it': ('ollama-gguf--gemma2-2b', {'bos_token': '<bos>', 'eos_token': '<eos>'}),
-    'mixtral-8x7b-instruct': ('mistralai--Mixtral-8x7B-Instruct-v0.1', {'bos_token': '<s>', 'eos_token': '</s>'}),
-    'phi-3-mini-instruct': ('ollama-gguf--phi3-3.8b', {'bos_token': '<s>', 'eos_token': '<|endoftext|>'}),
+    'gemma-2-it': ('ollama-gguf--gemma2-2b', {'bos_token': '<bos>', 'eos_token': '<eos>', 'pad_token': '<pad>', 'unk_token': '<unk>'}),
+    'mixtral-8x7b-instruct': ('mistralai--Mixtral-8x7B-Instruct-v0.1', {'bos_token': '<s>', 'eos_token': '</s>', 'unk_token': '<unk>'}),
+    'phi-3-mini-instruct': ('ollama-gguf--phi3-3.8b', {'bos_token': '<s>', 'eos_token': '<|endoftext|>', 'unk_token': '<unk>'}),
     'qwen3': ('Qwen--Qwen3-0.6B', {'eos_token': '<|im_end|>', 'pad_token': '<|endoftext|>'}),
+    'mistral-nemo-instruct-2407': ('mistralai--Mistral-Nemo-Instruct-2407', {'bos_token': '<s>', 'eos_token': '</s>', 'unk_token': '<unk>'}),
+    'gemma-3-it': ('ollama-gguf--gemma3-1b', {'bos_token': '<bos>', 'eos_token': '<eos>', 'pad_token': '<pad>', 'unk_token': '<unk>'}),
+    'phi-4': ('ollama-gguf--phi4-14b', {'bos_token': '<|endoftext|>', 'eos_token': '<|im_end|>'}),
+    'deepseek-r1': ('deepseek-ai--DeepSeek-R1', {'bos_token': '<｜begin▁of▁sentence｜>', 'eos_token': '<｜end▁of▁sentence｜>'}),
+    'deepseek-v3': ('ollama-gguf--deepseek-v3-671b', {'bos_token': '<｜begin▁of▁sentence｜>', 'eos_token': '<｜end▁of▁sentence｜>'}),
+    'glm-4-chat': ('ollama-gguf--glm4-9b', {'eos_token': '<|endoftext|>', 'pad_token': '<|endoftext|>'}),
+    'internlm2-chat': ('ollama-gguf--internlm2-1.8b', {'bos_token': '<s>', 'eos_token': '</s>', 'unk_token': '<unk>'}),
+    'yi-chat': ('ollama-gguf--yi-6b', {'bos_token': '<|startoftext|>', 'eos_token': '<|im_end|>', 'unk_token': '<unk>'}),
+    'command-r': ('ollama-gguf--command-r-35b', {'bos_token': '<BOS_TOKEN>', 'eos_token': '<|END_OF_TURN_TOKEN|>', 'pad_token': '<PAD>'}),
 }
 
 TRAIN = [
@@ -109,6 +118,10 @@ SHAPES = {
     'ppl-2-st': dict(system='Answer yes or no.', human='Q: {question}', bot='{answer}', labels=['yes', 'no'], shots=2,
                      opts={'fewshot_as_multiturn': False}, train=YES_NO),
     'ppl-gp-0': dict(human='{question}', labels=['A', 'B'], shots=0, opts={'gen_prefix': 'Answer:'}),
+    'ppl-gpsp-2-mt': dict(human='Q: {question}', bot='{answer}', labels=['yes', 'no'], shots=2, opts={'gen_prefix': 'Answer: '},
+                          train=YES_NO),
+    'empty-q-2-st': dict(human='{question}', bot='{answer}', shots=2, opts={'fewshot_as_multiturn': False}, test=[
+        {'question': '', 'answer': 'x'}, {'question': 'Line one\nline two\n', 'answer': 'y'}]),
 }
 EXTRA = [
     ('qwen3', 'dlg-0', {'enable_thinking': False}),
@@ -221,7 +234,8 @@ def run_case(profile_id, shape_name, extra_opts=None):
     train = shape.get('train', TRAIN)
     task = make_task(shape, opts, train[:k])
     items = []
-    for i, doc in enumerate(TEST):
+    test = shape.get('test', TEST)
+    for i, doc in enumerate(test):
         rec.calls.clear()
         try:
             ctx = task.fewshot_context(
@@ -266,7 +280,7 @@ def run_case(profile_id, shape_name, extra_opts=None):
             'reader_cfg': {'input_columns': ['question'], 'output_column': 'answer'},
             'infer_cfg': infer_cfg(shape),
             'train': train,
-            'test': TEST,
+            'test': test,
             'mode': 'ppl' if 'labels' in shape else 'gen',
             'model': {'profile': profile_id, 'chat_template': template_name, 'special_tokens': special,
                       'harness': {'name': 'lm-eval', 'wrapper': 'HFLM', 'model_kwargs': opts}},

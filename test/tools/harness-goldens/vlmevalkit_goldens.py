@@ -21,7 +21,7 @@ upstream's function bodies, taken from vlmeval/dataset/__init__.py by source and
 ImageMCQDataset only (the one class the cases use; a name outside it is a custom dataset, as upstream treats it).
 Objects are made with object.__new__ and given the attributes their __init__ would set (ImageMCQDataset with
 meta_only=True, i.e. a TSV with image_path and no base64 image; Qwen2VLChat without loading a model). The pictures
-are 1×1 PNGs in a temporary folder (parse_file and ensure_image_url check they exist); the cases record each image
+are 2×2 PNGs (made with Pillow) in a temporary folder (parse_file and ensure_image_url check they exist); the cases record each image
 part as {"type": "image"} without its path.
 
 Stubbed (stubs.py; any call raises): torch, qwen_vl_utils, sty — imported at module level by vlmeval.smp and
@@ -83,7 +83,15 @@ ds_pkg.DATASET_MODALITY = ns['DATASET_MODALITY']
 
 from vlmeval.vlm.qwen2_vl.model import Qwen2VLChat  # noqa: E402
 
-PNG = bytes.fromhex('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a9a70000000049454e44ae426082')
+def _png():
+    import io
+    from PIL import Image
+    buf = io.BytesIO()
+    Image.new('RGB', (2, 2), (200, 30, 30)).save(buf, format='PNG')
+    return buf.getvalue()
+
+
+PNG = _png()
 img_dir = tempfile.mkdtemp(prefix='vlmeval-goldens-')
 
 TEMPLATES = {
@@ -231,8 +239,74 @@ def run_case(profile_id, shape_name):
     }
 
 
+# A VLMEvalKit TSV with base64 pictures, read by the real ImageBaseDataset.__init__ (LMUData pointed at a temporary
+# folder; a custom dataset name has no md5 or URL, so nothing is downloaded): pandas' TSV reading (empty cells NaN),
+# index references (an `image` of ≤ 64 characters names another row's picture), list cells, dump_image.
+B64 = __import__('base64').b64encode(PNG).decode()
+TSV_ROWS = [
+    ['index', 'question', 'hint', 'A', 'B', 'C', 'D', 'answer', 'image'],
+    ['10', 'What colour is it?', '', 'red', 'blue', '', '', 'A', B64],
+    ['11', 'And this one?', 'Same picture as before.', '1', '2', '3', '', 'B', '10'],
+    ['12', '这是什么？', '', '猫', '狗', '', '', 'A', B64],
+    ['13', 'Describe it.', '', '', '', '', '', 'x', B64],
+    ['14', 'Which is larger?', '', 'left', 'right', '', '', 'A', str([B64, B64])],
+]
+
+
+def run_tsv_case(profile_id, shape_name):
+    shape = SHAPES[shape_name]
+    template_name, special = TEMPLATES[profile_id]
+    processor = make_processor(template_name, special)
+    lmu = tempfile.mkdtemp(prefix='vlmeval-lmudata-')
+    os.environ['LMUData'] = lmu
+    text = '\n'.join('\t'.join(r) for r in TSV_ROWS) + '\n'
+    with open(os.path.join(lmu, 'promptloom_rows.tsv'), 'w', encoding='utf-8') as f:
+        f.write(text)
+    dataset = ImageMCQDataset(dataset='promptloom_rows')
+    model = make_model(shape['model'], processor)
+    model.set_dump_image(dataset.dump_image)
+    items = []
+    for i in range(len(dataset.data)):
+        line = dataset.data.iloc[i]
+        custom = model.use_custom_prompt(shape['dataset'])
+        struct = model.build_prompt(line, dataset=shape['dataset']) if custom else dataset.build_prompt(line)
+        processor.calls.clear()
+        try:
+            model.generate(message=struct, dataset=shape['dataset'])
+        except _Recorded:
+            pass
+        conv, out = processor.calls[-1]
+        items.append({
+            'index': i,
+            'custom_prompt': custom,
+            'struct': [{'type': s['type']} if s['type'] == 'image' else {'type': 'text', 'value': s['value']} for s in struct],
+            'chat_messages': strip_images(conv[0]),
+            'prompt': out[0],
+        })
+    header, *rows = TSV_ROWS
+    return {
+        'id': f'vlm-tsv-{shape_name}-{profile_id}',
+        'family': 'vlmevalkit',
+        'upstream': UPSTREAM,
+        'transformers': transformers.__version__,
+        'stubbed': sorted(stubs.STUBBED),
+        'category': f'tsv-{shape_name}',
+        'input': {
+            # The rows as PromptLoom's TSV reader gives them: every cell a string, an empty cell ''.
+            'test': [dict(zip(header, r)) for r in rows],
+            'model': {'profile': profile_id, 'chat_template': template_name, 'special_tokens': special,
+                      'harness': {'name': 'vlmevalkit', 'wrapper': 'Qwen2VLChat',
+                                  'model_kwargs': {'custom_dataset': ds_pkg.DATASET_TYPE(shape['dataset'], default=None) is None,
+                                                   **shape['model']}}},
+            'dataset_name': shape['dataset'],
+        },
+        'expected': {'items': items},
+    }
+
+
 def main():
     cases = [run_case(p, s) for p in TEMPLATES for s in SHAPES]
+    cases += [run_tsv_case(p, s) for p in TEMPLATES for s in SHAPES]
     with open(out_path, 'w', encoding='utf-8') as f:
         for c in cases:
             f.write(json.dumps(c, ensure_ascii=False) + '\n')
