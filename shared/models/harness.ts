@@ -141,6 +141,8 @@ export interface WrapOptions {
   /** The split `data` is row `tableIndex` of (VLMEvalKit types TSV columns over the whole file). */
   table?: Row[]
   tableIndex?: number
+  /** PPL: every label's prompt for this row (lm-eval splits plain-string label prompts into context + choice). */
+  labelPrompts?: Prompt[]
   countTokens?: (text: string) => TokenCount
 }
 

@@ -120,7 +120,7 @@ function splitTurns(parsed: unknown): Array<{ role: string; content: unknown }> 
 
 export function lmEvalDocs(messages: Array<{ role: string; content: unknown }>, mode: 'gen' | 'ppl' = 'gen'): LmEvalDocs | { error: string } {
   if (messages.some((m) => typeof m.content !== 'string'))
-    return { error: 'lm-eval HFLM is text-only and this row has image or audio parts (lm-eval\'s HFMultimodalLM is not reproduced)' }
+    return { error: MULTIMODAL }
   let i = 0
   let system: string | null = null
   const str = (v: unknown) => v as string
@@ -144,6 +144,8 @@ export function lmEvalDocs(messages: Array<{ role: string; content: unknown }>, 
   if (!last) return { system, shots, question: '', answer: null }
   return { system, shots, question: last.q, answer: last.a }
 }
+
+const MULTIMODAL = "lm-eval HFLM is text-only and this row has image or audio parts (lm-eval's HFMultimodalLM is not reproduced)"
 
 const TEMPLATE_ERRORS = /^(TemplateError|UndefinedError|TemplateSyntaxError|TemplateRuntimeError|TemplateAssertionError|SecurityError)\b/
 
@@ -183,6 +185,10 @@ function profileWithArgs(profile: ModelProfile, h: HarnessSpec): ModelProfile {
 export function wrapLmEval(prompt: Prompt, profile: ModelProfile, h: HarnessSpec, opts: WrapOptions): WrapResult {
   const out: WrapResult = { trace: emptyTrace(h, profile), warnings: [], signals: [] }
   const { trace, warnings } = out
+  if (Array.isArray(prompt) && prompt.some((it) => it.t === 'd' && 'prompt_mm' in it.d)) {
+    trace.error = { message: MULTIMODAL, stage: 'parse' }
+    return out
+  }
   const applied = applyMetaTemplate(prompt, SPLIT_META, { parser: 'api', mode: opts.mode, family: 'opencompass', row: opts.row })
   warnings.push(...applied.warnings.map((w) => w.message))
   if (applied.error || !applied.parsed) {
@@ -198,12 +204,44 @@ export function wrapLmEval(prompt: Prompt, profile: ModelProfile, h: HarnessSpec
     trace.error = { message: e instanceof Error ? e.message : String(e), stage: 'convert_chat_messages' }
     return out
   }
-  const docs = lmEvalDocs(turns, opts.mode)
+  const docs = typeof parsed === 'string' && opts.mode === 'ppl' && opts.labelPrompts ? stringChoiceDocs(parsed, opts) : lmEvalDocs(turns, opts.mode)
   if ('error' in docs) {
     trace.error = { message: docs.error, stage: 'parse' }
     return out
   }
+  if (typeof parsed === 'string' && opts.mode === 'ppl' && docs.answer !== null)
+    warnings.push(
+      'lm-eval: plain-string label prompts — the text every label shares is the doc_to_text (one user message) and the rest of this label\'s text its choice, scored as the continuation.'
+    )
   return lmEvalRequest(docs, profile, h, opts, out, typeof parsed === 'string')
+}
+
+/**
+ * A PPL config of plain-string label prompts (MMLU-style "…Answer: A"): lm-eval's multiple_choice task for it has
+ * the labels' common text as doc_to_text and each label's own remainder as its choice.
+ */
+function stringChoiceDocs(own: string, opts: WrapOptions): LmEvalDocs {
+  const texts: string[] = []
+  for (const p of opts.labelPrompts ?? []) {
+    const a = applyMetaTemplate(p, SPLIT_META, { parser: 'api', mode: 'ppl', family: 'opencompass', row: opts.row })
+    const j = a.parsed ? parsedJson(a.parsed) : undefined
+    if (typeof j !== 'string') return { system: null, shots: [], question: own, answer: null }
+    texts.push(j)
+  }
+  let n = 0
+  if (texts.length > 1) {
+    const first = [...texts[0]]
+    n = first.length
+    for (const t of texts.slice(1)) {
+      const cs = [...t]
+      let k = 0
+      while (k < n && k < cs.length && cs[k] === first[k]) k++
+      n = k
+    }
+    n = first.slice(0, n).join('').length
+  }
+  if (n === 0 || n >= own.length) return { system: null, shots: [], question: own, answer: null }
+  return { system: null, shots: [], question: own.slice(0, n), answer: own.slice(n) }
 }
 
 /** fewshot_context → HFLM.apply_chat_template → the request, from docs already split. */

@@ -301,7 +301,7 @@ export function renderMessages(messages: ChatMessage[], m: ModelContext, problem
  * and meta template, `_convert_chat_messages`, then the chat template or FastChat, then what the wrapper does with
  * the text. Where upstream stops (a template that rejects the roles, PPL), the column says so instead of a text.
  */
-function renderHarness(prompt: Prompt, m: ModelContext, h: HarnessSpec, row: number, mode: Mode, at?: { table: Row[]; tableIndex: number }): ModelRender {
+function renderHarness(prompt: Prompt, m: ModelContext, h: HarnessSpec, row: number, mode: Mode, at?: { table: Row[]; tableIndex: number; labelPrompts?: Prompt[] }): ModelRender {
   return harnessRender(wrapChatPrompt(prompt, m.profile, h, { mode, row, data: at?.table[at.tableIndex], ...at, countTokens: (t) => m.counter.count(t) }), m)
 }
 
@@ -433,8 +433,8 @@ export interface RenderedForModels {
  * Each model's input for one request. A chat wrapper whose config sets max_seq_len measures the prompt its own way
  * to drop in-context examples, so its PromptList is rebuilt with that measure (`item`: the label's index for PPL).
  */
-function renderModels(prompt: Prompt, prepared: Prepared, rowIndex: number, models: ModelContext[], spans: boolean, mode: Mode, own?: { testIndex: number; item: number; built: BuiltRow }): ModelRender[] {
-  const at = own ? { table: prepared.test, tableIndex: own.testIndex } : undefined
+function renderModels(prompt: Prompt, prepared: Prepared, rowIndex: number, models: ModelContext[], spans: boolean, mode: Mode, own?: { testIndex: number; item: number; built: BuiltRow; labelPrompts?: Prompt[] }): ModelRender[] {
+  const at = own ? { table: prepared.test, tableIndex: own.testIndex, labelPrompts: own.labelPrompts } : undefined
   return models.map((m) => {
     const h = harnessFor(m.profile, prepared.family)
     const render = (p: Prompt): ModelRender =>
@@ -471,12 +471,13 @@ function renderPreparedRowText(prepared: Prepared, testIndex: number, rowIndex: 
   const blocks = (prompt: Prompt) => (spans ? promptBlocks(prompt) : [])
   if (prepared.mode === 'ppl') {
     // OpenCompass scores one prompt per label; each model parses each with mode='ppl'.
+    const labelPrompts = built.items.map((b) => b.prompt)
     const items: RenderedItem[] = built.items.map((b, i) => ({
       title: pyRepr(b.label),
       label: toPlainJson(b.label),
       prompt: b.prompt,
       promptList: blocks(b.prompt),
-      models: renderModels(b.prompt, prepared, rowIndex, models, spans, 'ppl', { testIndex, item: i, built })
+      models: renderModels(b.prompt, prepared, rowIndex, models, spans, 'ppl', { testIndex, item: i, built, labelPrompts })
     }))
     return { ...firstOf(items), problems, items, itemKind: 'label' }
   }

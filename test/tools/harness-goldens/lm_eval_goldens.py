@@ -120,6 +120,9 @@ SHAPES = {
     'ppl-gp-0': dict(human='{question}', labels=['A', 'B'], shots=0, opts={'gen_prefix': 'Answer:'}),
     'ppl-gpsp-2-mt': dict(human='Q: {question}', bot='{answer}', labels=['yes', 'no'], shots=2, opts={'gen_prefix': 'Answer: '},
                           train=YES_NO),
+    # MMLU-style plain-string label prompts: lm-eval's doc_to_text is the text the labels share, the rest the choices.
+    'ppl-str-0': dict(string='Question: {question}\nAnswer: ', labels=['A', 'B', 'C'], shots=0),
+    'ppl-str-gp-0': dict(string='Question: {question}\n', labels=['yes', 'no'], shots=0, opts={'gen_prefix': 'Answer:'}),
     'empty-q-2-st': dict(human='{question}', bot='{answer}', shots=2, opts={'fewshot_as_multiturn': False}, test=[
         {'question': '', 'answer': 'x'}, {'question': 'Line one\nline two\n', 'answer': 'y'}]),
 }
@@ -137,6 +140,9 @@ def jinja(oc_template):
 
 def infer_cfg(shape):
     """The OpenCompass dataset config whose rows PromptLoom renders for this shape."""
+    if 'string' in shape and 'labels' in shape:
+        return {'prompt_template': {'type': 'PromptTemplate', 'template': {lab: shape['string'] + lab for lab in shape['labels']}},
+                'retriever': {'type': 'ZeroRetriever'}, 'inferencer': {'type': 'PPLInferencer'}}
     if 'string' in shape:
         return {'prompt_template': {'type': 'PromptTemplate', 'template': shape['string']},
                 'retriever': {'type': 'ZeroRetriever'}, 'inferencer': {'type': 'GenInferencer'}}

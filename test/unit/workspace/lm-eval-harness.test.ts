@@ -1,6 +1,7 @@
 // The same model under several harnesses, side by side, on the path of the app's matrix and `promptloom render`:
 // the demo's dialogue variant through Qwen2.5's chat template as AISBench (the demo config's harness) and as
 // lm-evaluation-harness sends it, with fewshot_as_multiturn on (the default) and off.
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Host } from '../../../main/api/host'
 import { demoProjectDir } from '../../../main/services/app-paths'
@@ -48,5 +49,22 @@ describe('one profile, three columns', () => {
     const r = await ws.renderRow({ index: 0, variantId: 'demo-mm-dialogue', modelIds: [ids[2]] })
     const user = (r.models[0].harness!.chatMessages as { content: string }[])[1].content
     expect(user).toMatch(/Answer with the letter only\. [ABCD]\n\nQuestion: /)
+  })
+})
+
+describe('what lm-eval cannot or does differently', () => {
+  it('refuses a row whose turns carry image parts: HFLM is text-only', async () => {
+    const mm = new Workspace(host, { curation: 'memory' })
+    await mm.open(join(demoProjectDir(), 'configs/demo_mm_prompt.py'))
+    await mm.addModel('qwen2.5-instruct@lm-eval')
+    const r = await mm.renderRow({ index: 0, variantId: 'demo-mm-prompt', modelIds: ['qwen2.5-instruct@lm-eval'] })
+    const m = r.models[0]
+    expect([m.text, m.problems.find((p) => p.severity === 'error')?.message]).toEqual(['', expect.stringContaining('HFMultimodalLM is not reproduced')])
+  })
+
+  it('renders a PPL label as the loglikelihood request: the labels\' shared text as context, the label as continuation', async () => {
+    const r = await ws.renderRow({ index: 0, variantId: 'demo-mm-ppl', modelIds: ['qwen2.5-instruct@lm-eval'] })
+    const t = r.items![1].models[0].harness!
+    expect([t.continuation, t.prompt!.endsWith('Answer: <|im_end|>\n<|im_start|>assistant\nB')]).toEqual(['B', true])
   })
 })
