@@ -1,8 +1,10 @@
 // The same model under several harnesses, side by side, on the path of the app's matrix and `promptloom render`:
 // the demo's dialogue variant through Qwen2.5's chat template as AISBench (the demo config's harness) and as
 // lm-evaluation-harness sends it, with fewshot_as_multiturn on (the default) and off.
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Prompt } from '../../../shared/engine'
+import { wrapChatPrompt, type ModelProfile } from '../../../shared/models'
+import { loadProfileLibrary } from '../../../main/services/models/profile-library'
 import type { Host } from '../../../main/api/host'
 import { demoProjectDir } from '../../../main/services/app-paths'
 import { resolveProjectSpec } from '../../../main/services/workspace/project-spec'
@@ -14,14 +16,16 @@ const SINGLE = 'qwen2.5-instruct@lm-eval,fewshot_as_multiturn=false'
 
 let ws: Workspace
 let ids: string[]
+let qwen: ModelProfile
 beforeAll(async () => {
+  qwen = (await loadProfileLibrary()).profiles.find((p) => p.id === 'qwen2.5-instruct')!
   const spec = await resolveProjectSpec(demoProjectDir())
   spec.modelFiles = ['qwen2.5-instruct', 'qwen2.5-instruct@lm-eval', SINGLE]
   ws = new Workspace(host, { curation: 'memory' })
   const summary = await ws.openSpec(spec)
   ids = summary.models.map((m) => m.id)
 })
-afterAll(() => ws.close?.())
+afterAll(() => ws.close())
 
 const roles = (msgs: unknown): string[] => (msgs as { role: string }[]).map((m) => m.role)
 
@@ -53,13 +57,10 @@ describe('one profile, three columns', () => {
 })
 
 describe('what lm-eval cannot or does differently', () => {
-  it('refuses a row whose turns carry image parts: HFLM is text-only', async () => {
-    const mm = new Workspace(host, { curation: 'memory' })
-    await mm.open(join(demoProjectDir(), 'configs/demo_mm_prompt.py'))
-    await mm.addModel('qwen2.5-instruct@lm-eval')
-    const r = await mm.renderRow({ index: 0, variantId: 'demo-mm-prompt', modelIds: ['qwen2.5-instruct@lm-eval'] })
-    const m = r.models[0]
-    expect([m.text, m.problems.find((p) => p.severity === 'error')?.message]).toEqual(['', expect.stringContaining('HFMultimodalLM is not reproduced')])
+  it('refuses a row whose turns carry image parts (AISBench prompt_mm): HFLM is text-only', () => {
+    const mm: Prompt = [{ t: 'd', d: { role: 'HUMAN', prompt_mm: { text: { type: 'text', text: 'Q' } } } }]
+    const r = wrapChatPrompt(mm, qwen, { name: 'lm-eval', wrapper: 'HFLM', model_kwargs: {} }, { mode: 'gen' })
+    expect(r.trace.error?.message).toContain('HFMultimodalLM is not reproduced')
   })
 
   it('renders a PPL label as the loglikelihood request: the labels\' shared text as context, the label as continuation', async () => {
