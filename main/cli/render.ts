@@ -28,7 +28,7 @@ Renders every row through the config's template and each model's format: one JSO
   --model M         a profile JSON, OpenCompass model config, model folder or built-in profile name (repeatable);
                     M@HARNESS[,KEY=VALUE…] shows it under another harness (opencompass, aisbench, lm-eval,
                     vlmevalkit), e.g. --model qwen2.5-instruct@lm-eval
-                    --model 'qwen2.5-instruct@lm-eval,fewshot_as_multiturn=false' --model qwen-vl.json@vlmevalkit
+                    --model 'qwen2.5-instruct@lm-eval,fewshot_as_multiturn=false' --model qwen2.5-vl-instruct@vlmevalkit
                     (lm-eval options: fewshot_as_multiturn, system_instruction, description, target_delimiter,
                     fewshot_delimiter, gen_prefix, until, chat_template_args, enable_thinking, add_bos_token;
                     vlmevalkit: use_custom_prompt, system_prompt, custom_dataset; VALUE is JSON when it parses as
