@@ -3,6 +3,7 @@
 // row indices the list pages through. Facts are computed from the row alone so a million rows scan in seconds.
 import type { CurationStatus, RowCuration, RowFilter, RowSort } from '../../../shared/api/types'
 import { findMediaRefs } from './row-media'
+import { classifyMediaRef } from '../media/refs'
 
 export interface RowFacts {
   warnings: string[]
@@ -28,10 +29,18 @@ export function rowTokenEstimate(text: string): number {
   return cjk + Math.ceil((text.length - cjk) / 4)
 }
 
+/** Inline media inside a structured value (a data: URL, base64 in an image_url part or input_audio): never text. */
+function inlineMediaReplacer(key: string, v: unknown): unknown {
+  if (typeof v !== 'string' || v.length < 64) return v
+  if (v.startsWith('data:')) return ''
+  return v.length >= 256 && classifyMediaRef(v, key)?.kind === 'base64' ? '' : v
+}
+
 function textOf(v: unknown): string {
   if (typeof v === 'string') return v
   if (v === undefined || v === null) return ''
-  return typeof v === 'object' ? JSON.stringify(v) : String(v)
+  // A conversation's `messages` holds its pictures inline: their base64 is not prompt length.
+  return typeof v === 'object' ? JSON.stringify(v, inlineMediaReplacer) : String(v)
 }
 
 /** The columns a template reads; when the config names none, every column. */

@@ -73,6 +73,19 @@ describe('conversation datasets in the workspace', () => {
     expect(page.items.map((x) => x.preview)).toEqual(['What colour is this?', 'Hi'])
   })
 
+  it('does not count an inline picture into the row length the list shows and filters on', async () => {
+    const d = dir()
+    const ws = workspace()
+    await ws.open(await openAiFile(d))
+    const big = Buffer.alloc(40_000, 7).toString('base64')
+    const f = join(d, 'big.jsonl')
+    writeFileSync(f, JSON.stringify({ messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }, { type: 'image_url', image_url: { url: `data:image/png;base64,iVBORw0KGgo${big}` } }] }, { role: 'assistant', content: 'ok' }] }) + '\n')
+    await ws.open(f)
+    const item = (await ws.rowsPage({ start: 0, count: 1 })).items[0]
+    expect(item.warnings).not.toContain('long-field')
+    expect(item.chars).toBeLessThan(300)
+  })
+
   it('sends an OpenAI-style API the turns with their content parts, the last assistant turn kept as the reference', async () => {
     const d = dir()
     const ws = workspace()
