@@ -25,6 +25,15 @@ function templateKind(infer: Record<string, any>): string {
   return [type, shape].filter(Boolean).join(' · ')
 }
 
+/**
+ * Whether the variant's template reads the reader's input columns. AISBench's MMPromptTemplate does not: format_mm
+ * fills prompt_mm from the row's `content` (AIS content tags) alone, so input columns a loader does not build (mm_custom's
+ * `image`, `audio`) are not missing fields, and upstream runs without them.
+ */
+export function readsInputColumns(v: Variant): boolean {
+  return (v.infer_cfg.prompt_template ?? v.infer_cfg.ice_template)?.type !== 'MMPromptTemplate'
+}
+
 export function variantsFromConfig(datasets: DatasetConfig[], configText: string): Variant[] {
   const ais = /\bais_bench\b/.test(configText)
   const seen = new Set<string>()

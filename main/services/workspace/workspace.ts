@@ -56,7 +56,7 @@ import { LintRun, type LintSource } from '../lint/lint-run'
 import { LintSession } from '../lint/lint-session'
 import type { LintReport } from '../../../shared/lint/report'
 import { ProjectTemplates, overridesFile } from './template-overrides'
-import { conversationOf, defaultVariant, variantsFromConfig, type Variant } from './variants'
+import { conversationOf, defaultVariant, readsInputColumns, variantsFromConfig, type Variant } from './variants'
 import { conversationView } from './render-conversation'
 import { contentPlainText } from '../../../shared/conversation'
 import { inferencerNote, needsWholeSplit, variantMode } from './infer-mode'
@@ -524,7 +524,7 @@ export class Workspace {
   /** The columns the variant's template reads (for warnings and prompt length), or null when it names none. */
   private inputColumns(p: LoadedProject, variantId?: string): (row: Record<string, unknown>) => string[] | null {
     const v = p.variants.find((x) => x.id === variantId) ?? p.variants[0]
-    const named = Array.isArray(v?.reader_cfg?.input_columns)
+    const named = Array.isArray(v?.reader_cfg?.input_columns) && readsInputColumns(v)
     return (row) => (named ? inputColumnsOf(v.reader_cfg, row) : null)
   }
 
@@ -902,7 +902,7 @@ export class Workspace {
       models,
       roots: this.roots(),
       mediaBase: p.mediaBase,
-      inputColumns: Array.isArray(named) && named.every((c) => typeof c === 'string') ? (named as string[]) : typeof named === 'string' ? [named] : null,
+      inputColumns: !readsInputColumns(v) ? null : Array.isArray(named) && named.every((c) => typeof c === 'string') ? (named as string[]) : typeof named === 'string' ? [named] : null,
       outputColumn: typeof out === 'string' ? out : null,
       status: (i) => this.curation.get(i),
       editedRows: () => this.curation.editedRows(),

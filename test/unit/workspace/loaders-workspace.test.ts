@@ -76,6 +76,17 @@ describe('workspace with reproduced dataset loaders', () => {
     ws.close()
   })
 
+  it("flags no missing fields on mm_custom rows: MMPromptTemplate reads content, not the reader's image/audio columns", async () => {
+    const d = dir()
+    writeFileSync(join(d, 'a.png'), await png())
+    writeFileSync(join(d, 'mm.jsonl'), '{"type": "image", "path": ["a.png"], "question": "What colour?", "answer": "green"}\n')
+    const ws = new Workspace(host, { curation: 'memory' })
+    await ws.open(join(d, 'mm.jsonl'))
+    const page = await ws.rowsPage({ start: 0, count: 10 })
+    expect(page.items.flatMap((i) => i.warnings ?? [])).not.toContain('missing-field')
+    ws.close()
+  })
+
   it('builds MMStar rows from a TSV with base64 images: pictures in the project cache, served, nothing beside the source', async () => {
     const d = dir()
     mkdirSync(join(d, 'data'))
