@@ -8,7 +8,19 @@ export interface InspectIo {
   stderr: (s: string) => void
 }
 
-const USAGE = 'Usage: promptloom inspect PATH [--json] [--root DIR …] [--no-cache]\n'
+const USAGE = `Usage: promptloom inspect PATH [--json] [--media-folder DIR] [--root DIR …] [--no-cache]
+
+Checks a dataset as the app reads it: rows, columns (media columns marked), every media reference (resolved, missing,
+refused), every bad row with file, line and byte offset.
+
+  --json              the report as JSON
+  --media-folder DIR  where the rows' relative media paths are (VLMEvalKit images folder, LLaVA --image-folder),
+                      as render and lint take it
+  --root DIR          another folder media may live in (repeatable)
+  --no-cache          index the file again instead of using the cached index
+
+Exit codes: 0 every row loads, 1 rows were skipped, 2 usage error.
+`
 
 function where(at: { file: string; line?: number; row?: number; offset?: number; column?: string }): string {
   const parts = [at.file]
@@ -53,7 +65,7 @@ export async function runInspect(args: string[], io: InspectIo): Promise<number>
     const a = args[i]
     if (a === '--json') json = true
     else if (a === '--no-cache') cache = false
-    else if (a === '--root' && args[i + 1]) roots.push(args[++i])
+    else if ((a === '--root' || a === '--media-folder') && args[i + 1]) roots.push(args[++i])
     else if (a === '--help' || a === '-h') {
       io.stdout(USAGE)
       return 0

@@ -1,5 +1,5 @@
 // The CLI's commands, run in-process with captured output.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -32,6 +32,17 @@ describe('promptloom CLI', () => {
       expect({ cmd, code: r.code }).toEqual({ cmd, code: 0 })
       expect(r.out, cmd).toContain(`promptloom ${cmd}`)
     }
+  })
+
+  it('inspect --media-folder resolves relative media against that folder, as render and lint do', async () => {
+    const d = mkdtempSync(join(tmpdir(), 'pl-inspect-mf-'))
+    mkdirSync(join(d, 'imgs'))
+    writeFileSync(join(d, 'imgs', 'a.png'), readFileSync(join(demoProjectDir(), 'data/media/shapes-01.png')))
+    writeFileSync(join(d, 'd.json'), JSON.stringify([{ id: '1', image: 'a.png', conversations: [{ from: 'human', value: '<image>\nWhat?' }, { from: 'gpt', value: 'Shapes.' }] }]))
+    const without = JSON.parse((await run(['inspect', join(d, 'd.json'), '--json', '--no-cache'])).out)
+    const withFolder = JSON.parse((await run(['inspect', join(d, 'd.json'), '--json', '--no-cache', '--media-folder', join(d, 'imgs')])).out)
+    expect([without.media.missing, withFolder.media.missing, withFolder.media.resolved]).toEqual([1, 0, 1])
+    rmSync(d, { recursive: true, force: true })
   })
 
   it('exits 2 with a usage message on an unknown command or option', async () => {
