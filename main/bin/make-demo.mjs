@@ -639,6 +639,55 @@ const MODELS = [
   }
 ]
 
+/**
+ * Two AISBench model configs beside the meta-template profiles, for the multimodal variant: a service chat model
+ * and a vision-language chat-template model (the built-in qwen2.5-vl-instruct profile, found by its HF name).
+ */
+const AIS_MODEL_CONFIGS = {
+  'vllm_api_chat.py': `# An AISBench service model, after AISBench configs/models/vllm_api/vllm_api_general_chat.py:
+# VLLMCustomAPIChat sends OpenAI chat messages; a prompt_mm turn is one user message of content parts
+# (image_url, audio_url, text), as an OpenAI-compatible server (vLLM) receives it.
+from ais_bench.benchmark.models import VLLMCustomAPIChat
+
+models = [
+    dict(
+        attr="service",
+        type=VLLMCustomAPIChat,
+        abbr="vllm-api-chat",
+        path="",
+        model="",
+        request_rate=0,
+        retry=2,
+        host_ip="localhost",
+        host_port=8080,
+        max_out_len=512,
+        batch_size=1,
+        generation_kwargs=dict(temperature=0.01),
+    )
+]
+`,
+  'qwen2_5_vl.py': `# A vision-language chat-template model, after AISBench configs/models/hf_models/hf_chat_model.py:
+# HuggingFacewithChatTemplate renders Qwen2.5-VL's own chat template (PromptLoom's built-in profile
+# qwen2.5-vl-instruct, found by its Hugging Face name) with the content parts, on the tokenizer path: an
+# image part becomes <|vision_start|><|image_pad|><|vision_end|>; the template has nothing for audio.
+from ais_bench.benchmark.models import HuggingFacewithChatTemplate
+
+models = [
+    dict(
+        attr="local",
+        type=HuggingFacewithChatTemplate,
+        abbr='qwen2.5-vl-7b-instruct-hf',
+        path='Qwen/Qwen2.5-VL-7B-Instruct',
+        tokenizer_path='Qwen/Qwen2.5-VL-7B-Instruct',
+        generation_kwargs=dict(temperature=0.5, top_k=10, top_p=0.95, do_sample=True),
+        max_out_len=100,
+        batch_size=1,
+        max_seq_len=32768,
+    )
+]
+`
+}
+
 function modelPy(m) {
   return `${m.header}\n${m.importLine}\n\n_meta_template = ${py(m.meta)}\n\nmodels = [\n${m.model('_meta_template')},\n]\n`
 }
@@ -666,19 +715,50 @@ function modelJson(m) {
 // ───────────────────────────── dataset configs ─────────────────────────────
 
 const DATASET_CONFIG = `# PromptLoom demo: an AISBench-style multiple-choice config over a small picture/audio set.
-# Three variants of one task, to compare how each model profile renders them:
+# Four variants of one task, to compare how each model profile renders them:
+#   demo-mm-media     AISBench's MMPromptTemplate: each row's \`content\` (AIS tags) becomes prompt_mm
+#                     parts, the picture or clip then the question, and each model receives them as
+#                     upstream sends them (an API model as content parts, a vision-language chat template
+#                     as a content list, a text-only meta template without them: an empty turn)
 #   demo-mm-string    a plain string template: OpenCompass's LMTemplateParser passes a str through
 #                     unchanged, so no model's meta template is applied to it
 #   demo-mm-dialogue  a dialogue (meta) template with a SYSTEM turn and in-context rounds
 #   demo-mm-ppl       label templates for PPLInferencer: one prompt per option A-D, each scored
 # All take rows 0, 1 and 2 of the train split as in-context examples; '</E>' marks where they go.
 from ais_bench.benchmark.openicl.icl_prompt_template import PromptTemplate
-from ais_bench.benchmark.openicl.icl_retriever import FixKRetriever
+from ais_bench.benchmark.openicl.icl_prompt_template.icl_prompt_template_mm import MMPromptTemplate
+from ais_bench.benchmark.openicl.icl_retriever import FixKRetriever, ZeroRetriever
 from ais_bench.benchmark.openicl.icl_inferencer import GenInferencer
 from ais_bench.benchmark.openicl.icl_inferencer import PPLInferencer
 from ais_bench.benchmark.openicl.icl_evaluator import AccEvaluator
 from ais_bench.benchmark.datasets import CustomDataset
 from ais_bench.benchmark.utils.postprocess.text_postprocessors import first_option_postprocess
+
+# Multimodal variant: MMPromptTemplate reads only \`content\` (as MMCustomDataset.load builds it, with the
+# options in the text segment); no in-context examples.
+demo_media_reader_cfg = dict(
+    input_columns=['content'],
+    output_column='answer',
+    train_split='train',
+    test_split='test',
+)
+
+demo_media_infer_cfg = dict(
+    prompt_template=dict(
+        type=MMPromptTemplate,
+        template=dict(
+            round=[
+                dict(role='HUMAN', prompt_mm={
+                    'text': {'type': 'text', 'text': '{question}\\nAnswer with the option letter only.'},
+                    'image': {'type': 'image_url', 'image_url': {'url': '{image}'}},
+                    'audio': {'type': 'audio_url', 'audio_url': {'url': '{audio}'}},
+                }),
+            ],
+        ),
+    ),
+    retriever=dict(type=ZeroRetriever),
+    inferencer=dict(type=GenInferencer),
+)
 
 demo_reader_cfg = dict(
     input_columns=['question', 'A', 'B', 'C', 'D'],
@@ -763,6 +843,14 @@ demo_ppl_eval_cfg = dict(
 
 demo_datasets = [
     dict(
+        abbr='demo-mm-media',
+        type=CustomDataset,
+        path='../data',
+        reader_cfg=demo_media_reader_cfg,
+        infer_cfg=demo_media_infer_cfg,
+        eval_cfg=demo_eval_cfg,
+    ),
+    dict(
         abbr='demo-mm-string',
         type=CustomDataset,
         path='../data',
@@ -846,7 +934,7 @@ const PROJECT = {
   name: 'PromptLoom demo',
   dataset: 'data',
   config: 'configs/demo_mmbench_gen.py',
-  models: ['models/chatml.json', 'models/llama3.json', 'models/internlm2.json']
+  models: ['models/vllm_api_chat.py', 'models/qwen2_5_vl.py', 'models/chatml.json', 'models/llama3.json', 'models/internlm2.json']
 }
 
 const README = `# PromptLoom demo project
@@ -859,12 +947,15 @@ A small multimodal multiple-choice eval set made for PromptLoom, with everything
 construction; short spoken clips (wav and mp3) made with espeak-ng and trimmed/resampled/encoded with sox; one question
 in Chinese, one with an emoji, one image inlined as a \`data:\` URL and one reference to a file that is deliberately
 missing (demo-010, to show the per-row error). \`configs/demo_mmbench_gen.py\` is an AISBench-style dataset config with a
+multimodal variant (MMPromptTemplate: the picture or clip and the question reach an AISBench API chat model as content
+parts, Qwen2.5-VL's chat template as a content list, and text-only meta-template models not at all, which they say), a
 string-template and a dialogue-template variant (FixKRetriever over train rows 0–2, GenInferencer) and a PPL variant
 (label templates for A–D, PPLInferencer: one prompt per label),
 \`configs/demo_mm_prompt.py\` renders the same rows as AISBench's MMCustomDataset reads them (\`mm_custom.jsonl\`:
 \`type\`, \`path\`, \`question\`, \`answer\`) through MMPromptTemplate, and \`models/\` holds three OpenCompass
 model profiles (ChatML/Qwen1.5, Llama-3 and InternLM2 with a SYSTEM role), each as an OpenCompass \`.py\` config and a
-JSON twin. Everything here, and the app icon in \`assets/icons/\`, is generated by \`node main/bin/make-demo.mjs\`;
+JSON twin, and two AISBench model configs (\`vllm_api_chat.py\`, VLLMCustomAPIChat; \`qwen2_5_vl.py\`,
+HuggingFacewithChatTemplate over the built-in Qwen2.5-VL profile). Everything here, and the app icon in \`assets/icons/\`, is generated by \`node main/bin/make-demo.mjs\`;
 rerun it to rebuild the files byte for byte (text is drawn in DejaVu Sans).
 `
 
@@ -942,6 +1033,7 @@ async function main() {
     write(join(DEMO, 'models', `${m.file}.py`), modelPy(m))
     write(join(DEMO, 'models', `${m.file}.json`), modelJson(m))
   }
+  for (const [file, text] of Object.entries(AIS_MODEL_CONFIGS)) write(join(DEMO, 'models', file), text)
   write(join(DEMO, 'project.json'), JSON.stringify(PROJECT, null, 2) + '\n')
   write(join(DEMO, 'README.md'), README)
 

@@ -34,9 +34,9 @@ export async function runLintSpecs(t, page, shots) {
     await page.getByTestId('lint-panel').waitFor()
     await page.getByTestId('lint-table').waitFor()
     const summary = (await page.getByTestId('lint-summary').textContent()).replace(/\s+/g, ' ')
-    assert(/14 rows × 3 models/.test(summary), summary)
+    assert(/14 rows × 5 models/.test(summary), summary)
     const heads = await page.locator('[data-testid=lint-table] thead th').allTextContents()
-    assert(JSON.stringify(heads) === JSON.stringify(['Finding', 'dataset', 'demo-chatml', 'demo-llama3', 'demo-internlm2']), heads.join(','))
+    assert(JSON.stringify(heads) === JSON.stringify(['Finding', 'dataset', 'vllm-api-chat', 'qwen2.5-vl-7b-instruct-hf', 'demo-chatml', 'demo-llama3', 'demo-internlm2']), heads.join(','))
     await page.screenshot({ path: join(shots, 'lint-panel.png') })
     return summary
   })

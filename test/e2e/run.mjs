@@ -16,6 +16,7 @@ import { runMultimodalSpecs } from './multimodal.spec.mjs'
 import { runConversationSpecs } from './conversation.spec.mjs'
 import { runTrustSpecs } from './trust.spec.mjs'
 import { runHarnessSpecs } from './harnesses.spec.mjs'
+import { runDemoMultimodalSpecs } from './demo-multimodal.spec.mjs'
 import { enterSandbox } from '../support/sandbox.mjs'
 
 // Servers, browsers and project stores write only inside this run's sandbox folder, removed at the end.
@@ -60,7 +61,7 @@ try {
   await t.check('shows one exact-input column per model, each in its own format', async () => {
     await columns.first().waitFor()
     const n = await columns.count()
-    assert(n === 3, `${n} model columns`)
+    assert(n === 5, `${n} model columns`)
     const exact = await columns.evaluateAll((els) => els.map((e) => [e.dataset.model, e.dataset.exact]))
     const byModel = Object.fromEntries(exact)
     const chatml = Object.entries(byModel).find(([k]) => /chatml/i.test(k))?.[1] ?? ''
@@ -150,22 +151,24 @@ try {
     await page.keyboard.press('Escape')
     await page.getByTestId('export-panel').waitFor({ state: 'detached' })
     const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l))
-    assert(lines.length === 14 * 3, `${lines.length} lines`)
+    assert(lines.length === 14 * 5, `${lines.length} lines`)
     assert(lines.every((l) => typeof l.model === 'string' && l.prompt !== undefined), 'a line lacks model or prompt')
     return `${lines.length} lines`
   })
 
   await t.check('a PPL variant shows a tab per label and ] switches to label B with its own exact input', async () => {
     await page.getByTestId('variant-select').selectOption('demo-mm-ppl')
+    // The meta-template columns end in the label's answer (the API and chat-template columns are messages/harness).
+    const chatmlColumn = page.locator('[data-testid=model-column][data-model=demo-chatml]')
     await page.waitForFunction(() => document.querySelectorAll('[data-testid=item-tab]').length === 4)
     const titles = await page.getByTestId('item-tab').evaluateAll((els) => els.map((e) => e.dataset.title))
     assert(titles.join(' ') === "'A' 'B' 'C' 'D'", `label tabs ${titles.join(' ')}`)
-    await page.waitForFunction(() => document.querySelector('[data-testid=model-column]')?.dataset.exact?.endsWith('Answer: A'))
-    const before = await columns.first().getAttribute('data-exact')
+    await page.waitForFunction(() => document.querySelector('[data-testid=model-column][data-model=demo-chatml]')?.dataset.exact?.endsWith('Answer: A'))
+    const before = await chatmlColumn.getAttribute('data-exact')
     await page.getByTestId('row-list').focus()
     await page.keyboard.press(']')
     await page.waitForFunction(() => document.querySelector('[data-testid=matrix]')?.dataset.item === "'B'")
-    const after = await columns.first().getAttribute('data-exact')
+    const after = await chatmlColumn.getAttribute('data-exact')
     assert(after !== before && after.endsWith('Answer: B'), `label B input ends ${JSON.stringify(after.slice(-12))}`)
     const pressed = await page.locator('[data-testid=item-tab][aria-pressed=true]').getAttribute('data-title')
     assert(pressed === "'B'", `pressed tab ${pressed}`)
@@ -175,7 +178,7 @@ try {
     await page.keyboard.press('[')
     await page.waitForFunction(() => document.querySelector('[data-testid=matrix]')?.dataset.item === "'A'")
     await page.getByTestId('variant-select').selectOption('demo-mm-dialogue')
-    await page.waitForFunction(() => !document.querySelector('[data-testid=item-tabs]') && document.querySelector('[data-testid=model-column]')?.dataset.exact?.includes('<|im_start|>'))
+    await page.waitForFunction(() => !document.querySelector('[data-testid=item-tabs]') && document.querySelector('[data-testid=model-column][data-model=demo-chatml]')?.dataset.exact?.includes('<|im_start|>'))
   })
 
   await t.check('the API refuses a request without the token', async () => {
@@ -228,6 +231,7 @@ await runBuilderSpecs(t)
 }
 
 await runMultimodalSpecs(t)
+await runDemoMultimodalSpecs(t, shots)
 await runConversationSpecs(t)
 await runTrustSpecs(t)
 await runHarnessSpecs(t)

@@ -1,17 +1,48 @@
 # PromptLoom demo: an AISBench-style multiple-choice config over a small picture/audio set.
-# Three variants of one task, to compare how each model profile renders them:
+# Four variants of one task, to compare how each model profile renders them:
+#   demo-mm-media     AISBench's MMPromptTemplate: each row's `content` (AIS tags) becomes prompt_mm
+#                     parts, the picture or clip then the question, and each model receives them as
+#                     upstream sends them (an API model as content parts, a vision-language chat template
+#                     as a content list, a text-only meta template without them: an empty turn)
 #   demo-mm-string    a plain string template: OpenCompass's LMTemplateParser passes a str through
 #                     unchanged, so no model's meta template is applied to it
 #   demo-mm-dialogue  a dialogue (meta) template with a SYSTEM turn and in-context rounds
 #   demo-mm-ppl       label templates for PPLInferencer: one prompt per option A-D, each scored
 # All take rows 0, 1 and 2 of the train split as in-context examples; '</E>' marks where they go.
 from ais_bench.benchmark.openicl.icl_prompt_template import PromptTemplate
-from ais_bench.benchmark.openicl.icl_retriever import FixKRetriever
+from ais_bench.benchmark.openicl.icl_prompt_template.icl_prompt_template_mm import MMPromptTemplate
+from ais_bench.benchmark.openicl.icl_retriever import FixKRetriever, ZeroRetriever
 from ais_bench.benchmark.openicl.icl_inferencer import GenInferencer
 from ais_bench.benchmark.openicl.icl_inferencer import PPLInferencer
 from ais_bench.benchmark.openicl.icl_evaluator import AccEvaluator
 from ais_bench.benchmark.datasets import CustomDataset
 from ais_bench.benchmark.utils.postprocess.text_postprocessors import first_option_postprocess
+
+# Multimodal variant: MMPromptTemplate reads only `content` (as MMCustomDataset.load builds it, with the
+# options in the text segment); no in-context examples.
+demo_media_reader_cfg = dict(
+    input_columns=['content'],
+    output_column='answer',
+    train_split='train',
+    test_split='test',
+)
+
+demo_media_infer_cfg = dict(
+    prompt_template=dict(
+        type=MMPromptTemplate,
+        template=dict(
+            round=[
+                dict(role='HUMAN', prompt_mm={
+                    'text': {'type': 'text', 'text': '{question}\nAnswer with the option letter only.'},
+                    'image': {'type': 'image_url', 'image_url': {'url': '{image}'}},
+                    'audio': {'type': 'audio_url', 'audio_url': {'url': '{audio}'}},
+                }),
+            ],
+        ),
+    ),
+    retriever=dict(type=ZeroRetriever),
+    inferencer=dict(type=GenInferencer),
+)
 
 demo_reader_cfg = dict(
     input_columns=['question', 'A', 'B', 'C', 'D'],
@@ -95,6 +126,14 @@ demo_ppl_eval_cfg = dict(
 )
 
 demo_datasets = [
+    dict(
+        abbr='demo-mm-media',
+        type=CustomDataset,
+        path='../data',
+        reader_cfg=demo_media_reader_cfg,
+        infer_cfg=demo_media_infer_cfg,
+        eval_cfg=demo_eval_cfg,
+    ),
     dict(
         abbr='demo-mm-string',
         type=CustomDataset,

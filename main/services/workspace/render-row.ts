@@ -377,7 +377,8 @@ export function withMediaTokens(r: ModelRender, m: ModelContext, family: Prepare
   if (!r.media?.length) return r
   const urls = info.urlOf ? r.media.map((x) => info.urlOf!(fullRefs.get(x) ?? x.ref)) : []
   const withUrls = urls.some(Boolean) ? r.media.map((x, i) => (urls[i] ? mediaPart({ ...x, url: urls[i] }, fullRefs.get(x) ?? x.ref) : x)) : r.media
-  if (!r.tokens) return { ...r, media: withUrls }
+  // An API model's server counts its media itself: nothing is added here.
+  if (!r.tokens || r.kind === 'messages') return { ...r, media: withUrls }
   const sizeOf = info.sizeOf
   const h = harnessFor(m.profile, family)
   const vk = h?.model_kwargs.vision_kwargs

@@ -1,10 +1,28 @@
 // The workspace store: the open project, the paged row list, the selected row and its exact-input matrix.
 import { defineStore } from 'pinia'
-import { computed, ref, shallowRef } from 'vue'
+import { computed, ref, shallowRef, watch } from 'vue'
 import type { CurationStatus, ProgressEvent, ProjectSummary, RowFilter, RowListItem, RowRender, RowSort } from '../../../shared/api/types'
 import { api } from '../lib/api'
 
 const PAGE = 200
+
+/** The template variant chosen last for a project (its folder and config), remembered across openings. */
+const variantKey = (p: ProjectSummary) => `promptloom.variant:${p.root}|${p.configFile ?? ''}`
+function rememberedVariant(p: ProjectSummary): string | undefined {
+  try {
+    const id = globalThis.localStorage?.getItem(variantKey(p)) ?? undefined
+    return id && p.variants.some((v) => v.id === id) ? id : undefined
+  } catch {
+    return undefined
+  }
+}
+function rememberVariant(p: ProjectSummary, id: string): void {
+  try {
+    globalThis.localStorage?.setItem(variantKey(p), id)
+  } catch {
+    // Storage refused (private mode, quota): the choice is simply not remembered.
+  }
+}
 
 export const useWorkspace = defineStore('workspace', () => {
   const project = shallowRef<ProjectSummary | null>(null)
@@ -50,13 +68,16 @@ export const useWorkspace = defineStore('workspace', () => {
   })
 
   const variant = computed(() => project.value?.variants.find((v) => v.id === variantId.value))
+  watch(variantId, (id) => {
+    if (project.value && id) rememberVariant(project.value, id)
+  })
 
   async function load(open: () => Promise<ProjectSummary>) {
     error.value = null
     try {
       const p = await open()
       project.value = p
-      variantId.value = p.variants[0]?.id ?? ''
+      variantId.value = rememberedVariant(p) ?? p.variants[0]?.id ?? ''
       modelIds.value = p.models.map((m) => m.id)
       filter.value = {}
       sort.value = { by: 'index', dir: 'asc' }

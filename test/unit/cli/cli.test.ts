@@ -54,9 +54,9 @@ describe('promptloom CLI', () => {
     const r = await run(['render', '--config', demoProjectDir(), '--variant', 'demo-mm-dialogue'])
     expect(r.code).toBe(0)
     const lines = r.out.trim().split('\n').map((l) => JSON.parse(l))
-    expect(lines).toHaveLength(14 * 3)
-    expect(new Set(lines.map((l) => l.model))).toEqual(new Set(['demo-chatml', 'demo-llama3', 'demo-internlm2']))
-    expect(lines[0].prompt).toMatch(/^<\|im_start\|>user\n/)
+    expect(lines).toHaveLength(14 * 5)
+    expect(new Set(lines.map((l) => l.model))).toEqual(new Set(['vllm-api-chat', 'qwen2.5-vl-7b-instruct-hf', 'demo-chatml', 'demo-llama3', 'demo-internlm2']))
+    expect(lines.find((l) => l.model === 'demo-chatml').prompt).toMatch(/^<\|im_start\|>user\n/)
   })
 
   it('render writes one line per row, model and label for a PPL variant', async () => {

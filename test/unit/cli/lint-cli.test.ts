@@ -45,6 +45,8 @@ describe('promptloom lint', () => {
     expect(report.project).toMatchObject({ name: 'PromptLoom demo', split: 'test', variant: 'demo-mm-dialogue' })
     expect(report.rows).toBe(14)
     expect(report.models.map((m) => [m.id, m.tokens])).toEqual([
+      ['vllm-api-chat', 'estimate'],
+      ['qwen2.5-vl-7b-instruct-hf', 'estimate'],
       ['demo-chatml', 'estimate'],
       ['demo-llama3', 'estimate'],
       ['demo-internlm2', 'estimate']
@@ -53,6 +55,8 @@ describe('promptloom lint', () => {
     expect(missing).toMatchObject({ key: 'media-missing|', model: null, severity: 'error', count: 1, examples: [{ row: 9, message: 'missing file: media/missing-photo.png', at: { field: 'image' } }] })
     expect(missing.advice).toBeTruthy()
     expect(report.histograms.map((h) => [h.model, h.contextLength, h.rows])).toEqual([
+      ['vllm-api-chat', 2048, 14],
+      ['qwen2.5-vl-7b-instruct-hf', 32768, 14],
       ['demo-chatml', 2048, 14],
       ['demo-llama3', 2048, 14],
       ['demo-internlm2', 2048, 14]

@@ -32,8 +32,8 @@ describe('Workspace on the demo project', () => {
       ['train', 5],
       ['test', 14]
     ])
-    expect(p.variants.map((v) => v.id)).toEqual(['demo-mm-string', 'demo-mm-dialogue', 'demo-mm-ppl'])
-    expect(p.models.map((m) => m.id)).toEqual(['demo-chatml', 'demo-llama3', 'demo-internlm2'])
+    expect(p.variants.map((v) => v.id)).toEqual(['demo-mm-media', 'demo-mm-string', 'demo-mm-dialogue', 'demo-mm-ppl'])
+    expect(p.models.map((m) => m.id)).toEqual(['vllm-api-chat', 'qwen2.5-vl-7b-instruct-hf', 'demo-chatml', 'demo-llama3', 'demo-internlm2'])
   })
 
   it('pages rows of the test split with previews and media', async () => {
