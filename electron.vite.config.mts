@@ -14,7 +14,9 @@ export default defineConfig({
           index: resolve('main/electron/main.ts'),
           cli: resolve('main/cli/index.ts'),
           // worker_threads entry for dataset indexing and validation (main/services/workers/pool.ts finds it)
-          'dataset-worker': resolve('main/services/workers/worker-entry.ts')
+          'dataset-worker': resolve('main/services/workers/worker-entry.ts'),
+          // worker_threads entry for `promptloom render` on several cores (main/cli/render-parallel.ts)
+          'render-worker': resolve('main/cli/render-worker.ts')
         }
       }
     }

@@ -4,9 +4,8 @@
 import { processIo, type CliIo } from './io'
 import { UsageError } from './args'
 import { removeOpenTemps } from '../services/fs/atomic-write'
-import { join } from 'node:path'
-import { homedir } from 'node:os'
-import { enableCompileCache } from 'node:module'
+import { dirname, join } from 'node:path'
+import { useCompileCache } from './compile-cache'
 import { appVersion } from '../services/app-paths'
 
 const HELP = `promptloom — see exactly what each model receives
@@ -54,6 +53,8 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
       case 'serve':
         return await (await import('./serve')).runServe(rest, io)
       case 'render':
+        // Large renders use worker threads; the bundled render worker sits beside the dataset worker.
+        if (workerFileForCli) (await import('./render-parallel')).configureRenderWorker(join(dirname(workerFileForCli), 'render-worker.js'))
         return await (await import('./render')).runRender(rest, io)
       case 'export':
         return await (await import('./export')).runExport(rest, io)
@@ -78,10 +79,7 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
 
 // Run when executed as the CLI bundle (not when imported by tests).
 if (require.main === module) {
-  // V8's compiled code for the bundles, kept between runs in the user's cache folder (not in /tmp): later runs skip
-  // compiling ~1 MB of JavaScript. NODE_DISABLE_COMPILE_CACHE=1 turns it off; NODE_COMPILE_CACHE picks the folder.
-  const cacheHome = process.env.XDG_CACHE_HOME || join(homedir(), '.cache')
-  enableCompileCache?.(process.env.NODE_COMPILE_CACHE || join(cacheHome, 'promptloom', 'node-compile-cache'))
+  useCompileCache()
   // Dataset indexing runs on worker threads; the bundled worker sits beside this entry file.
   workerFileForCli = join(__dirname, 'dataset-worker.js')
   // `promptloom render | head` closes the pipe early: that is a normal end, not an error.

@@ -3,9 +3,11 @@
 import { stat } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import type { Host } from '../api/host'
-import { encodeLines, serializeLines, writeExport, type ExportLine, type ExportOptions, type Shard } from '../services/workspace/export'
+import { encodeLines, serializeLines, writeEncoded, writeExport, type ExportLine, type ExportOptions, type Shard } from '../services/workspace/export'
 import { applyDatasetFlags, parseShard, type SpooledInput } from './dataset-input'
 import { MEDIA_FLAGS, MEDIA_HELP, mediaFromFlags } from './media-flags'
+import { lineFailed } from './render-lines'
+import { renderInParallel, renderWorkers } from './render-parallel'
 import { Workspace } from '../services/workspace/workspace'
 import { resolveProjectSpec, type ProjectSpec } from '../services/workspace/project-spec'
 import { parseArgs, UsageError } from './args'
@@ -104,10 +106,11 @@ async function render(
   const variant = flags.variant ?? summary.variants[0].id
   if (!summary.variants.some((v) => v.id === variant)) throw new UsageError(`no variant "${variant}"; this config has: ${summary.variants.map((v) => v.id).join(', ')}`)
 
-  const lines = ws.lineBatches({ variantId: variant, modelIds: summary.models.map((m) => m.id), only, format: (flags.format as ExportOptions['format']) ?? 'auto', spans: flags.spans, shard: o.shard })
+  const options: ExportOptions = { variantId: variant, modelIds: summary.models.map((m) => m.id), only, format: (flags.format as ExportOptions['format']) ?? 'auto', spans: flags.spans, shard: o.shard }
+  const lines = ws.lineBatches(options)
   let problems = 0
   const count = (batch: ExportLine[]) => {
-    for (const l of batch) if (failed(l)) problems++
+    for (const l of batch) if (lineFailed(l)) problems++
   }
   const target = flags.out ? resolve(flags.out) : null
   if (target) {
@@ -116,7 +119,20 @@ async function render(
     })
   }
   const encoder = ws.mediaEncoder(media, target)
-  if (target) {
+  // Large renders without media to encode (and without a curation store to share) run on several threads.
+  const range = ws.exportRange(options)
+  const threads = encoder.active || ws.hasStore ? 0 : renderWorkers(range.end - range.start)
+  if (threads > 0) {
+    let n = 0
+    const chunks = renderInParallel({ spec, options }, range, threads, (lines, failed) => {
+      n += lines
+      problems += failed
+    })
+    if (target) {
+      await writeEncoded(target, chunks)
+      io.stderr(`wrote ${n} lines to ${target} (${threads} threads)\n`)
+    } else for await (const chunk of chunks) writeStdout(io, chunk)
+  } else if (target) {
     const counting = (async function* () {
       for await (const b of lines) {
         count(b)
@@ -127,13 +143,10 @@ async function render(
     io.stderr(`wrote ${r.lines} lines to ${target}\n`)
   } else if (!encoder.active) {
     // Megabyte chunks of UTF-8, written as bytes when the sink takes them.
-    for await (const chunk of encodeLines(lines, count)) {
-      if (io.stdoutBytes) io.stdoutBytes(chunk)
-      else io.stdout(chunk.toString('utf8'))
-    }
+    for await (const chunk of encodeLines(lines, count)) writeStdout(io, chunk)
   } else {
     for await (const { line, parts } of serializeLines(lines, encoder)) {
-      if (failed(line)) problems++
+      if (lineFailed(line)) problems++
       for (const p of parts) io.stdout(typeof p === 'string' ? p : Buffer.from(p.buffer, p.byteOffset, p.byteLength).toString('latin1'))
     }
   }
@@ -148,8 +161,8 @@ async function render(
   return problems || configErrors || skipped ? 1 : 0
 }
 
-/** A line that carries no usable prompt: none at all, or one written empty beside an error problem. */
-function failed(line: { prompt: unknown; problems?: { severity: string }[] }): boolean {
-  return line.prompt === null || (line.prompt === '' && (line.problems ?? []).some((p) => p.severity === 'error'))
+/** Encoded lines to standard output: as bytes when the sink takes them. */
+function writeStdout(io: CliIo, chunk: Buffer): void {
+  if (io.stdoutBytes) io.stdoutBytes(chunk)
+  else io.stdout(chunk.toString('utf8'))
 }
-

@@ -348,14 +348,26 @@ export interface Applied {
  * makes a new object).
  */
 export function applyMetaTemplate(prompt: Prompt, metaTemplate: unknown, opts: ApplyOptions): Applied {
+  const key = typeof prompt === 'object' && prompt !== null ? prompt : null
+  const hit = key && LAST_APPLIED.get(key)
+  if (hit && hit.meta === metaTemplate && hit.parser === opts.parser && hit.mode === opts.mode && hit.family === opts.family && hit.plainList === opts.plainList) return { parsed: hit.parsed, warnings: [] }
   const warnings: EngineWarning[] = []
   try {
     const meta = cachedMeta(metaTemplate ?? null, opts.parser, opts.family)
-    return { parsed: parseWith(prompt, meta, opts, warnings), warnings }
+    const parsed = parseWith(prompt, meta, opts, warnings)
+    if (key && warnings.length === 0 && (parsed.kind === 'text' || parsed.kind === 'messages')) LAST_APPLIED.set(key, { meta: metaTemplate, parser: opts.parser, mode: opts.mode, family: opts.family, plainList: opts.plainList, parsed })
+    return { parsed, warnings }
   } catch (e) {
     return { warnings, error: toEngineError(e, 'parse', { row: opts.row }) }
   }
 }
+
+/**
+ * The last clean application (no warning, no error) of a meta template to each PromptList: a model with
+ * max_seq_len measures the prompt and then renders it, the same parse twice. `row` only places warnings and
+ * errors, so a clean result holds for any row. Text and messages results are never mutated by their readers.
+ */
+const LAST_APPLIED = new WeakMap<object, { meta: unknown; parser: ParserKind; mode: Mode | string; family: Family; plainList?: boolean; parsed: Parsed }>()
 
 /** Built meta templates per template object, one per parser and family (index: META_SLOT). */
 const META_CACHE = new WeakMap<object, Array<MetaInfo | undefined>>()
@@ -491,10 +503,24 @@ function tokenLen(p: Prepared, prompt: Prompt, mode: Mode, row: number): number 
   return countTokens(parsedText(parsed))
 }
 
-const WORD = /[A-Za-z0-9]+/g
-const CJK = /[\u4e00-\u9fff]/g
+/**
+ * Upstream's estimate: the matches of /[A-Za-z0-9]+/ plus those of /[\u4e00-\u9fff]/ (code units, as the regexes
+ * see them), counted in one pass without making the match arrays (it runs for every row and model with max_seq_len).
+ */
 export function countTokens(s: string): number {
-  return (s.match(WORD)?.length ?? 0) + (s.match(CJK)?.length ?? 0)
+  let n = 0
+  let inWord = false
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i)
+    if ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122)) {
+      if (!inWord) n++
+      inWord = true
+    } else {
+      inWord = false
+      if (c >= 0x4e00 && c <= 0x9fff) n++
+    }
+  }
+  return n
 }
 
 export function renderPrompt(prompt: Prompt, spans = true): RenderedPrompt {

@@ -2,11 +2,11 @@
 // optionally re-encoded) and the encoder that applies it. Encoding runs on the dataset worker threads (task
 // 'encode-media': read, sharp, base64) and comes back as bytes moved, not copied, so the main thread only writes
 // them; a window of lines in flight bounds memory (see serialize.ts).
-import 'sharp' // sharp must be loaded on the main thread before any worker loads it (its shared libraries stay loaded)
 import type { MediaEncoding } from '../../../shared/api/types'
 import type { MediaType } from '../datasets/types'
 import type { AssetForm, PayloadResult, ReencodeOptions } from '../media/encode'
 import { runTask } from '../workers/pool'
+import { loadSharp } from '../media/sharp'
 import type { MediaDir } from './media-dir'
 
 export type { MediaEncoding }
@@ -65,6 +65,9 @@ export class MediaEncoder {
   encode(source: string | Uint8Array, opts: { raw?: boolean; media?: Exclude<MediaType, 'unknown'>; form?: AssetForm; name?: string | null } = {}): Promise<PayloadResult> {
     const form = opts.raw ? 'raw' : (opts.form ?? this.form)
     if (!form) return Promise.resolve({ ok: false, code: 'invalid', message: 'no media form chosen' })
+    // sharp must be loaded on the main thread before any worker loads it (its shared libraries stay loaded); only
+    // an export that encodes media pays for loading it.
+    loadSharp()
     // Typed arrays are moved to the worker: give it a copy, the row keeps its bytes.
     const src = typeof source === 'string' ? source : source.slice()
     return runTask('encode-media', { source: src, form, roots: this.o.roots, media: opts.media, reencode: this.reencode, mediaDir: this.o.mediaDir?.temp, mediaDirFinal: this.o.mediaDir?.final, name: opts.name ?? null }, { signal: this.o.signal })

@@ -28,6 +28,8 @@ export interface ExportOptions {
    * in order are the whole output. Lets a distributed engine run one process per shard.
    */
   shard?: Shard
+  /** Only the split's rows [start, end) (within the shard): how parallel render hands out blocks of rows. */
+  rows?: { start: number; end: number }
 }
 
 export interface Shard {
@@ -95,10 +97,19 @@ export async function* exportLines(a: ExportSource): AsyncGenerator<ExportLine> 
  */
 export async function* exportBatches(a: ExportSource): AsyncGenerator<ExportLine[]> {
   const out = a.variant.reader_cfg.output_column
-  const range = shardRange(a.total, a.options.shard)
+  const range = a.options.rows ?? shardRange(a.total, a.options.shard)
+  // The next batch is read while this one renders.
+  const read = (start: number) => {
+    if (start >= range.end) return null
+    const p = a.dataset.readRows(a.split, start, Math.min(BATCH, range.end - start))
+    p.catch(() => {})
+    return p
+  }
+  let next = read(range.start)
   for (let start = range.start; start < range.end; start += BATCH) {
     if (a.signal?.aborted) return
-    const recs = await a.dataset.readRows(a.split, start, Math.min(BATCH, range.end - start))
+    const recs = await next!
+    next = read(start + BATCH)
     const keep = recs.filter((r) => {
       const s = a.status(r.index)
       return a.options.only === 'all' || (a.options.only === 'accepted' ? s === 'accepted' : s !== 'rejected')
@@ -234,34 +245,61 @@ export async function* encodeLines(lines: LineStream, onBatch?: (batch: ExportLi
   if (last) yield last
 }
 
+/** Encoded chunks (encodeLines) written atomically, one write in flight while the next chunk is made. */
+export async function writeEncoded(target: string, chunks: AsyncIterable<Uint8Array>, signal?: AbortSignal): Promise<{ cancelled: boolean }> {
+  const w = await openAtomic(target)
+  try {
+    let writing: Promise<void> | null = null
+    for await (const chunk of chunks) {
+      if (signal?.aborted) break
+      await writing
+      writing = w.write(chunk)
+      // Seen when awaited (next chunk or the end); until then it must not count as unhandled.
+      writing.catch(() => {})
+    }
+    await writing
+    if (signal?.aborted) {
+      await w.abort()
+      return { cancelled: true }
+    }
+    await w.commit()
+    return { cancelled: false }
+  } catch (e) {
+    await w.abort()
+    throw e
+  }
+}
+
 /** Writes the lines atomically: a cancelled or failed export leaves no partial file and no temp file behind. */
 export async function writeExport(target: string, lines: LineStream, signal?: AbortSignal, media?: MediaEncoder | null): Promise<{ lines: number; skipped: number; cancelled: boolean }> {
-  const w = await openAtomic(target)
   let n = 0
   let skipped = 0
+  if (!media?.active) {
+    const count = (batch: ExportLine[]) => {
+      for (const line of batch) if (line.prompt === null) skipped++
+      n += batch.length
+    }
+    let r: { cancelled: boolean }
+    try {
+      r = await writeEncoded(target, encodeLines(lines, count), signal)
+    } catch (e) {
+      await media?.abort()
+      throw e
+    }
+    if (r.cancelled) {
+      await media?.abort()
+      return { lines: 0, skipped: 0, cancelled: true }
+    }
+    await media?.commit()
+    return { lines: n, skipped, cancelled: false }
+  }
+  const w = await openAtomic(target)
   try {
-    if (!media?.active) {
-      // One chunk is written while the next is rendered; never more than one write in flight (the writer appends).
-      let writing: Promise<void> | null = null
-      const count = (batch: ExportLine[]) => {
-        for (const line of batch) if (line.prompt === null) skipped++
-        n += batch.length
-      }
-      for await (const chunk of encodeLines(lines, count)) {
-        if (signal?.aborted) break
-        await writing
-        writing = w.write(chunk)
-        // Seen when awaited (next chunk or the end); until then it must not count as unhandled.
-        writing.catch(() => {})
-      }
-      await writing
-    } else {
-      for await (const { line, parts } of serializeLines(lines, media)) {
-        if (signal?.aborted) break
-        if (line.prompt === null) skipped++
-        for (const p of parts) await w.write(p)
-        n++
-      }
+    for await (const { line, parts } of serializeLines(lines, media)) {
+      if (signal?.aborted) break
+      if (line.prompt === null) skipped++
+      for (const p of parts) await w.write(p)
+      n++
     }
     if (signal?.aborted) {
       await w.abort()

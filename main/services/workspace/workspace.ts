@@ -845,6 +845,17 @@ export class Workspace {
     return exportBatches(this.exportSource(o, signal, onProgress))
   }
 
+  /** The split's rows an export with these options covers (its shard, or all). */
+  exportRange(o: ExportOptions): { start: number; end: number } {
+    const p = this.need()
+    return o.rows ?? shardRange(this.splitSize(p, p.testSplit), o.shard)
+  }
+
+  /** Whether the project's curation store is open (its statuses and edits are part of every line). */
+  get hasStore(): boolean {
+    return this.storeDb !== null && this.storeDb !== undefined
+  }
+
   private exportSource(o: ExportOptions, signal?: AbortSignal, onProgress?: (done: number, total: number) => void): ExportSource {
     const p = this.need()
     const v = this.variant(p, o.variantId)
