@@ -63,9 +63,12 @@ export async function runCurationChecks(t, page, shots) {
   })
 
   await t.check('e edits a field: the prompt changes, the diff shows, the list marks it; undo restores', async () => {
+    // A variant whose template reads the question column (the multimodal one reads `content`), the ChatML column.
+    if ((await page.getByTestId('variant-select').inputValue()) === 'demo-mm-media') await page.getByTestId('variant-select').selectOption('demo-mm-dialogue')
     await page.getByTestId('row-item').nth(2).click()
     await focusList(page)
-    const before = await exactOf(page)
+    await page.waitForFunction(() => document.querySelector('[data-testid=model-column][data-model=demo-chatml]')?.dataset.exact?.includes('According to the chart'))
+    const before = await page.locator('[data-testid=model-column][data-model=demo-chatml]').getAttribute('data-exact')
     // e edits the field in focus (here question's ✎); with none in focus and none chosen yet it asks which.
     await page.evaluate(() => ((document.querySelector('details.fields'))?.setAttribute('open', '')))
     await page.getByTestId('edit-question').focus()
@@ -76,13 +79,13 @@ export async function runCurationChecks(t, page, shots) {
     assert(label === 'Edit field question', `editing ${label}`)
     await editor.fill('Which fruit sold the most, according to the chart? ✏️')
     await editor.press('Control+Enter')
-    await page.waitForFunction(() => document.querySelector('[data-testid=model-column]')?.dataset.exact?.includes('Which fruit sold the most, according to the chart? ✏️'))
+    await page.waitForFunction(() => document.querySelector('[data-testid=model-column][data-model=demo-chatml]')?.dataset.exact?.includes('Which fruit sold the most, according to the chart? ✏️'))
     await page.getByTestId('diff-text').first().waitFor()
     await page.locator('.row-item.selected [data-testid=badge-edited]').waitFor()
     await page.screenshot({ path: join(shots, 'curation-edit.png') })
     await focusList(page)
     await page.keyboard.press('Control+z')
-    await page.waitForFunction((b) => document.querySelector('[data-testid=model-column]')?.dataset.exact === b, before)
+    await page.waitForFunction((b) => document.querySelector('[data-testid=model-column][data-model=demo-chatml]')?.dataset.exact === b, before)
   })
 
   await t.check('notes and tags are kept per row', async () => {
