@@ -71,7 +71,8 @@ try {
   writeFileSync(join(dir, 'builder_cases.py'), `import json\nCASES = json.loads(${JSON.stringify(JSON.stringify(cases))})\n`)
   const up = spawnSync('python3', [join(harness, 'oc_run.py'), checkout, join(dir, 'up.jsonl'), '--cases', 'builder_cases'], {
     encoding: 'utf8',
-    env: { ...process.env, PYTHONPATH: `${dir}:${harness}` }
+    // The harness makes a temporary folder per case; keep them inside ours, which is removed at the end.
+    env: { ...process.env, PYTHONPATH: `${dir}:${harness}`, TMPDIR: dir }
   })
   if (up.status !== 0) throw new Error(`upstream: ${up.stderr}`)
   let same = 0
