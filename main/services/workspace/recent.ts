@@ -1,10 +1,10 @@
-// Recently opened projects, datasets and configs, newest first, kept in a small JSON file under the user's
-// config folder and written atomically so a crash never leaves a torn list.
-import { mkdir, readFile, stat } from 'node:fs/promises'
+// Recently opened projects, datasets and configs, newest first, kept in a small JSON list file under the user's
+// config folder.
+import { stat } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { basename, extname, join } from 'node:path'
 import type { RecentItem } from '../../../shared/api/types'
-import { writeFileAtomic } from '../fs/atomic-write'
+import { JsonListFile } from '../fs/json-list-file'
 
 const MAX_ITEMS = 12
 
@@ -23,33 +23,20 @@ async function kindOf(path: string): Promise<RecentItem['kind']> {
 }
 
 export class RecentItems {
-  private cache: RecentItem[] | null = null
-  private writing: Promise<void> = Promise.resolve()
+  private store: JsonListFile<RecentItem>
 
-  constructor(private file = join(userConfigDir(), 'recent.json')) {}
+  constructor(file = join(userConfigDir(), 'recent.json')) {
+    this.store = new JsonListFile(file, (x): x is RecentItem => typeof (x as RecentItem | null)?.path === 'string' && typeof (x as RecentItem).name === 'string', MAX_ITEMS)
+  }
 
-  async list(): Promise<RecentItem[]> {
-    if (this.cache) return this.cache
-    try {
-      const raw = JSON.parse(await readFile(this.file, 'utf8'))
-      this.cache = Array.isArray(raw) ? raw.filter((x): x is RecentItem => typeof x?.path === 'string' && typeof x?.name === 'string').slice(0, MAX_ITEMS) : []
-    } catch {
-      // A missing or unreadable list is an empty list; it is rewritten on the next open.
-      this.cache = []
-    }
-    return this.cache
+  list(): Promise<RecentItem[]> {
+    return this.store.read()
   }
 
   async add(path: string, name: string): Promise<RecentItem[]> {
     const item: RecentItem = { path, name, kind: await kindOf(path), openedAt: new Date().toISOString() }
-    const next = [item, ...(await this.list()).filter((x) => x.path !== path)].slice(0, MAX_ITEMS)
-    this.cache = next
-    // Writes are chained so two quick opens cannot interleave their temporary files.
-    this.writing = this.writing.then(async () => {
-      await mkdir(join(this.file, '..'), { recursive: true })
-      await writeFileAtomic(this.file, JSON.stringify(next, null, 2) + '\n')
-    }).catch(() => {})
-    await this.writing
-    return next
+    const next = [item, ...(await this.list()).filter((x) => x.path !== path)]
+    // The list is a convenience: an unwritable config folder must not fail the open that added to it.
+    return this.store.write(next).catch(() => next.slice(0, MAX_ITEMS))
   }
 }

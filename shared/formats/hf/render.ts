@@ -186,12 +186,14 @@ export function renderChatTemplate(t: CompiledChatTemplate | string, opts: Rende
     })
   )
   let clockUsed = false
-  const moment = toNaiveTime(opts.now)
+  // Read the clock only when the template asks for it: most templates never do, and this runs once per render.
+  let moment: ReturnType<typeof toNaiveTime> | null = null
   globals.vars.set(
     'strftime_now',
     new PyCallable('strftime_now', (args) => {
       clockUsed = true
       if (typeof args[0] !== 'string') throw new JinjaError('TypeError', `strftime() argument 1 must be str, not ${typeName(args[0])}`)
+      moment ??= toNaiveTime(opts.now)
       return strftime(args[0], moment)
     })
   )

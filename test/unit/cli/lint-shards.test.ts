@@ -1,26 +1,11 @@
 // `promptloom lint` as one step of a larger job, as render is: `--shard I/N` lints one contiguous slice of the rows,
 // `--dataset -` lints rows read from standard input.
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { main } from '../../../main/cli/index'
-import { demoProjectDir } from '../../../main/services/app-paths'
 import type { LintReport } from '../../../shared/lint/report'
-
-const dirs: string[] = []
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true })
-})
-
-/** The demo in a temp folder, so nothing is ever written into the checkout. */
-function demo(): string {
-  const root = mkdtempSync(join(tmpdir(), 'promptloom-lint-shards-'))
-  dirs.push(root)
-  const dir = join(root, 'demo')
-  cpSync(demoProjectDir(), dir, { recursive: true, filter: (src) => !src.includes('.promptloom') })
-  return dir
-}
+import { demoCopy } from '../store/helpers'
 
 async function lint(args: string[], stdin?: string): Promise<{ code: number; report: LintReport; err: string }> {
   let out = ''
@@ -39,7 +24,7 @@ function perModelCounts(r: LintReport): Map<string, number> {
 
 describe('lint --shard', () => {
   it('lints each row in exactly one shard: rows and per-model finding counts add up to the whole run', async () => {
-    const dir = demo()
+    const dir = demoCopy()
     const whole = await lint(['--config', dir])
     const shards = [await lint(['--config', dir, '--shard', '0/3']), await lint(['--config', dir, '--shard', '1/3']), await lint(['--config', dir, '--shard', '2/3'])]
     expect(shards.reduce((n, s) => n + s.report.rows, 0)).toBe(whole.report.rows)
@@ -49,7 +34,7 @@ describe('lint --shard', () => {
   })
 
   it('reports only rows of its own slice, and names the slice in the report', async () => {
-    const { report } = await lint(['--config', demo(), '--shard', '1/3'])
+    const { report } = await lint(['--config', demoCopy(), '--shard', '1/3'])
     const sh = report.project.shard!
     expect(sh).toMatchObject({ index: 1, count: 3 })
     expect(report.rows).toBe(sh.end - sh.start)
@@ -63,7 +48,7 @@ describe('lint --shard', () => {
 
   it('refuses a shard outside 0..N-1 with the usage exit code', async () => {
     let err = ''
-    const code = await main(['lint', '--config', demo(), '--shard', '3/3'], { stdout: () => {}, stderr: (s) => void (err += s) })
+    const code = await main(['lint', '--config', demoCopy(), '--shard', '3/3'], { stdout: () => {}, stderr: (s) => void (err += s) })
     expect(code).toBe(2)
     expect(err).toContain('--shard 3/3')
   })
@@ -71,7 +56,7 @@ describe('lint --shard', () => {
 
 describe('lint --dataset -', () => {
   it('lints rows from standard input as it lints the same rows from the file', async () => {
-    const dir = demo()
+    const dir = demoCopy()
     const fromFile = await lint(['--config', dir])
     const fromStdin = await lint(['--config', dir, '--dataset', '-'], readFileSync(join(dir, 'data/test.jsonl'), 'utf8'))
     expect(fromStdin.code).toBe(0)

@@ -2,7 +2,7 @@
 // "conversation" template, and every model kind receives the turns — an OpenAI-style API the content parts, a
 // chat-template model and an OpenCompass meta-template model the turns' text with a signal for the media they
 // cannot take. The final assistant turn is the reference answer, never sent.
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -10,6 +10,8 @@ import sharp from 'sharp'
 import type { Host } from '../../../main/api/host'
 import { Workspace } from '../../../main/services/workspace/workspace'
 import { demoProjectDir } from '../../../main/services/app-paths'
+// Opening the demo's configs writes the loader's cache beside them: always a copy, never the checkout.
+import { demoCopy } from '../store/helpers'
 
 const host: Host = {
   mode: 'browser',
@@ -220,13 +222,6 @@ describe('conversation datasets in the workspace', () => {
     expect(r.conversation!.reference?.parts).toEqual([{ kind: 'text', text: 'Red.' }])
   })
 })
-
-/** The demo in a temp folder: opening its configs writes the loader's cache beside them, never into the checkout. */
-function demoCopy(): string {
-  const d = join(dir(), 'demo')
-  cpSync(demoProjectDir(), d, { recursive: true, filter: (src) => !src.includes('.promptloom') })
-  return d
-}
 
 describe('the built-in openai-messages profile', () => {
   it('receives an AISBench prompt_mm prompt with no meta template as one user message of parts (was KeyError: role)', async () => {
