@@ -59,8 +59,13 @@ export function harnessShortLabel(h: HarnessSpec): string {
 export function harnessFor(profile: ModelProfile, family: HarnessName): HarnessSpec | null {
   if (profile.harness) return harnessWithName(profile.harness, family)
   if (profile.format !== 'hf-chat-template') return null
-  return { name: family, wrapper: 'HuggingFacewithChatTemplate', model_kwargs: {} }
+  // One object per (profile, family): the wrapper's profile and its probed facts are cached by it (a fresh object
+  // per row probed the template again on every row).
+  let m = defaults.get(profile)
+  if (!m) defaults.set(profile, (m = {}))
+  return (m[family] ??= { name: family, wrapper: 'HuggingFacewithChatTemplate', model_kwargs: {} })
 }
+const defaults = new WeakMap<ModelProfile, Partial<Record<HarnessName, HarnessSpec>>>()
 
 /** A profile's harness without a name follows the config's; one object per (harness, family), so caches hold. */
 const named = new WeakMap<object, Partial<Record<HarnessName, HarnessSpec>>>()

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { buildPromptList, preparePipeline, type Prepared } from '../../../shared/engine'
 import { sLit } from '../../../shared/engine/spanned'
 import { conversationTemplateForModel } from '../../../shared/formats/fastchat/model-adapters'
-import { harnessSeqLimit, wrapChatPrompt, type HarnessSpec } from '../../../shared/models/harness'
+import { harnessFor, harnessSeqLimit, wrapChatPrompt, type HarnessSpec } from '../../../shared/models/harness'
 import { parseProfile, type ModelProfile } from '../../../shared/models/profile'
 
 function profile(json: Record<string, unknown>): ModelProfile {
@@ -139,5 +139,16 @@ describe('max_seq_len drops in-context examples measured as upstream measures', 
         counter
       )
     ).toBeUndefined()
+  })
+})
+
+describe('the default wrapper of a chat-template profile', () => {
+  it('is one object per profile and family, so what is cached by it (probed template facts) is computed once', () => {
+    const p = profile({ chat_template: BOS_TEMPLATE })
+    const a = harnessFor(p, 'opencompass')
+    expect(a).toEqual({ name: 'opencompass', wrapper: 'HuggingFacewithChatTemplate', model_kwargs: {} })
+    expect(harnessFor(p, 'opencompass')).toBe(a)
+    expect(harnessFor(p, 'aisbench')).not.toBe(a)
+    expect(harnessFor(p, 'aisbench')?.name).toBe('aisbench')
   })
 })
