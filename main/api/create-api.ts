@@ -1,5 +1,6 @@
 // The API implementation behind every host: validates each call's arguments against the shared contract, then
-// runs it on the workspace. Electron-free, so the browser-mode server and tests use exactly this code.
+// runs it on the workspace service the channel belongs to (main/services/workspace/workspace.ts lists them).
+// Electron-free, so the browser-mode server and tests use exactly this code.
 import { parseArgs, type Channel, type ParsedArgsOf, type ResultOf } from '../../shared/api/contract'
 import type { ProjectSummary } from '../../shared/api/types'
 import type { Envelope } from './envelope'
@@ -18,61 +19,61 @@ export interface Api {
   workspace: Workspace
 }
 
-export function createApi(host: Host, opts: { startPath?: string; appRoot?: string; recentFile?: string; snippetsFile?: string } = {}): Api {
-  const ws = new Workspace(host, { appRoot: opts.appRoot })
+export function createApi(host: Host, opts: { startPath?: string; recentFile?: string; snippetsFile?: string } = {}): Api {
+  const ws = new Workspace(host)
   const recent = new RecentItems(opts.recentFile)
   const snippets = new SnippetLibrary(opts.snippetsFile)
   const openAndRemember = async (path: string, o?: { mediaFolder?: string }) => {
-    const s = await ws.open(path, o)
+    const s = await ws.session.open(path, o)
     await recent.add(path, s.name)
     return s
   }
   const handlers: Handlers = {
-    'app.info': () => ws.info(),
+    'app.info': () => ws.session.info(),
     // A path given on the command line is opened (and listed in the recent items) like one picked in the app.
-    'project.openDemo': () => (opts.startPath ? openAndRemember(opts.startPath) : ws.openDemo()),
+    'project.openDemo': () => (opts.startPath ? openAndRemember(opts.startPath) : ws.session.openDemo()),
     'project.open': (path, o) => openAndRemember(path, o),
-    'project.current': () => ws.currentWhenReady(),
-    'dataset.inspect': (path) => ws.inspect(path),
-    'dataset.skipped': () => ws.skippedLines(),
-    'dataset.exportSkipped': (q) => ws.exportSkipped(q),
-    'rows.page': (q) => ws.rowsPage(q),
-    'render.row': (q) => ws.renderRow(q),
-    'models.list': () => ws.models(),
-    'models.add': (ref) => ws.addModel(ref),
-    'models.remove': (id) => ws.removeModel(id),
-    'curation.apply': (q) => ws.applyCuration(q.target, q.op),
-    'curation.undo': () => ws.undoCuration(),
-    'curation.redo': () => ws.redoCuration(),
+    'project.current': () => ws.session.currentWhenReady(),
+    'dataset.inspect': (path) => ws.session.inspect(path),
+    'dataset.skipped': () => ws.session.skippedLines(),
+    'dataset.exportSkipped': (q) => ws.exports.skipped(q),
+    'rows.page': (q) => ws.rows.page(q),
+    'render.row': (q) => ws.render.row(q),
+    'models.list': () => ws.session.libraryModels(),
+    'models.add': (ref) => ws.session.addModel(ref),
+    'models.remove': (id) => ws.session.removeModel(id),
+    'curation.apply': (q) => ws.curation.apply(q.target, q.op),
+    'curation.undo': () => ws.curation.undo(),
+    'curation.redo': () => ws.curation.redo(),
     'curation.tags': () => ws.curation.tags(),
     'dialog.openPath': async (q) => {
       if (!host.pickOpenPath) return { path: null, unsupported: 'There is no file dialog in browser mode: type the path of the file or folder.' }
       return { path: await host.pickOpenPath(q.kind) }
     },
     'recent.list': () => recent.list(),
-    'curation.set': (q) => ws.setStatus(q.indices, q.status),
-    'export.run': (q) => ws.exportRun(q),
-    'template.get': (t) => ws.templateGet(t),
-    'template.preview': (q) => ws.templatePreview(q),
-    'template.apply': (q) => ws.templateApply(q.target, q.text),
-    'template.revert': (t) => ws.templateRevert(t),
-    'template.exportConfig': (q) => ws.templateExport(q),
-    'builder.check': (r) => ws.builderCheck(r),
-    'builder.save': (r) => ws.builderSave(r),
+    'curation.set': (q) => ws.curation.setStatus(q.indices, q.status),
+    'export.run': (q) => ws.exports.run(q),
+    'template.get': (t) => ws.templates.get(t),
+    'template.preview': (q) => ws.templates.preview(q),
+    'template.apply': (q) => ws.templates.apply(q.target, q.text),
+    'template.revert': (t) => ws.templates.revert(t),
+    'template.exportConfig': (q) => ws.templates.exportConfig(q),
+    'builder.check': (r) => ws.templates.checkRecipe(r),
+    'builder.save': (r) => ws.templates.saveRecipe(r),
     'builder.snippets': () => snippets.list(),
     'builder.saveSnippet': (s) => snippets.save(s),
     'builder.deleteSnippet': (name) => snippets.remove(name),
     'task.cancel': (id) => ws.tasks.cancel(id),
-    'lint.run': (q) => ws.lintRun(q),
-    'lint.report': () => ws.lintReport(),
-    'media.probe': (src) => ws.mediaProbe(src),
-    'media.peaks': (q) => ws.mediaPeaks(q)
+    'lint.run': (q) => ws.lint.run(q),
+    'lint.report': () => ws.lint.report(),
+    'media.probe': (src) => ws.media.probe(src),
+    'media.peaks': (q) => ws.media.peaks(q)
   }
-  if (opts.startPath) ws.defaultPath = opts.startPath
+  if (opts.startPath) ws.session.defaultPath = opts.startPath
 
   return {
     workspace: ws,
-    roots: () => ws.roots(),
+    roots: () => ws.session.roots(),
     openStart: () => openAndRemember(opts.startPath ?? ''),
     async dispatch(channel, rawArgs) {
       if (!Object.hasOwn(handlers, channel)) return { ok: false, error: `unknown API call: ${channel}` }

@@ -1,6 +1,6 @@
 // `promptloom export`: the curated dataset itself — the rows a scope keeps, field edits applied, optionally with
 // curation columns — as AISBench mm_custom JSONL, VLMEvalKit TSV, Hugging Face Parquet or JSONL, media encoded as
-// chosen. The same code as the app's Export dialog (Workspace.exportDataset).
+// chosen. The same code as the app's Export dialog (ExportService.dataset).
 import { stat } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import type { Host } from '../api/host'
@@ -68,9 +68,9 @@ export async function runExport(argv: string[], io: CliIo): Promise<number> {
   try {
     const spec = await resolveProjectSpec(source)
     if (flags.dataset) spec.dataset = resolve(flags.dataset)
-    const summary = await ws.openSpec(spec)
+    const summary = await ws.session.openSpec(spec)
     for (const p of summary.problems.filter((x) => x.severity === 'error')) io.stderr(`promptloom: ${p.message}\n`)
-    const r = await ws.exportDataset({ only, format, media, curationColumns: flags.curation === true }, target)
+    const r = await ws.exports.dataset({ only, format, media, curationColumns: flags.curation === true }, target)
     io.stderr(`wrote ${r.rows} row(s) as ${r.format}${r.media ? ` with ${r.media} media asset(s)` : ''} to ${target}\n`)
     for (const p of r.problems) io.stderr(`promptloom: ${p}\n`)
     if (r.mediaFailed) io.stderr(`${r.mediaFailed} media asset(s) could not be encoded and were kept as the dataset gave them\n`)

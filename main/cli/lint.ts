@@ -71,12 +71,12 @@ export async function runLint(argv: string[], io: CliIo): Promise<number> {
     const spec = await resolveProjectSpec(config)
     spooled = await applyDatasetFlags(spec, flags, io.stdin)
     if (flags.model?.length) spec.modelFiles = await Promise.all(flags.model.map(async (m) => ((await stat(m).catch(() => null)) ? resolve(m) : m)))
-    const summary = await ws.openSpec(spec)
+    const summary = await ws.session.openSpec(spec)
     for (const p of summary.problems.filter((x) => x.severity === 'error')) io.stderr(`promptloom: ${p.message}\n`)
     if (summary.models.length === 0) throw new UsageError('no usable model: give --model with a profile, model config, model folder or built-in name')
     const variant = flags.variant ?? summary.variants[0].id
     if (!summary.variants.some((v) => v.id === variant)) throw new UsageError(`no variant "${variant}"; this config has: ${summary.variants.map((v) => v.id).join(', ')}`)
-    const run = await new LintRun(await ws.lintSource({ variantId: variant, shard })).run()
+    const run = await new LintRun(await ws.lint.source({ variantId: variant, shard })).run()
     const report = run.report()
     io.stdout(flags.json ? JSON.stringify(report, null, 2) + '\n' : lintText(report))
     return reportFails(report, failOn) ? 1 : 0

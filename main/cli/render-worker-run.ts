@@ -14,7 +14,7 @@ const ws = new Workspace(quietHost)
 const post = (m: WorkerReply, transfer: ArrayBuffer[] = []) => parentPort!.postMessage(m, transfer)
 
 // Blocks are rendered one at a time, in the order they arrive.
-let queue: Promise<void> = ws.openSpec(job.spec).then(() => undefined)
+let queue: Promise<void> = ws.session.openSpec(job.spec).then(() => undefined)
 queue.then(
   () => post({ type: 'ready' }),
   (e: unknown) => post({ type: 'error', message: e instanceof Error ? e.message : String(e) })
@@ -31,7 +31,7 @@ parentPort!.on('message', (m: { type: 'block'; id: number; start: number; end: n
       }
       const chunks: { buf: ArrayBuffer; off: number; len: number }[] = []
       const transfer: ArrayBuffer[] = []
-      for await (const c of encodeLines(ws.lineBatches({ ...job.options, rows: { start: m.start, end: m.end } }), count)) {
+      for await (const c of encodeLines(ws.exports.lineBatches({ ...job.options, rows: { start: m.start, end: m.end } }), count)) {
         // Chunks are whole buffers of their own (never Node's shared pool): moved, not copied.
         const own = c.byteLength >= 4096 && c.buffer instanceof ArrayBuffer && !transfer.includes(c.buffer)
         const buf = own ? (c.buffer as ArrayBuffer) : c.buffer.slice(c.byteOffset, c.byteOffset + c.byteLength)

@@ -100,14 +100,14 @@ async function render(
   if (flags.model?.length) {
     spec.modelFiles = await Promise.all(flags.model.map(async (m) => ((await stat(m).catch(() => null)) ? resolve(m) : m)))
   }
-  const summary = await ws.openSpec(spec)
+  const summary = await ws.session.openSpec(spec)
   for (const p of summary.problems.filter((x) => x.severity === 'error')) io.stderr(`promptloom: ${p.message}\n`)
   if (summary.models.length === 0) throw new UsageError('no usable model: give --model with a profile, model config, model folder or built-in name')
   const variant = flags.variant ?? summary.variants[0].id
   if (!summary.variants.some((v) => v.id === variant)) throw new UsageError(`no variant "${variant}"; this config has: ${summary.variants.map((v) => v.id).join(', ')}`)
 
   const options: ExportOptions = { variantId: variant, modelIds: summary.models.map((m) => m.id), only, format: (flags.format as ExportOptions['format']) ?? 'auto', spans: flags.spans, shard: o.shard }
-  const lines = ws.lineBatches(options)
+  const lines = ws.exports.lineBatches(options)
   let problems = 0
   const count = (batch: ExportLine[]) => {
     for (const l of batch) if (lineFailed(l)) problems++
@@ -118,10 +118,10 @@ async function render(
       throw new UsageError(`--out: folder ${dirname(target)} does not exist`)
     })
   }
-  const encoder = ws.mediaEncoder(media, target)
+  const encoder = ws.exports.mediaEncoder(media, target)
   // Large renders without media to encode (and without a curation store to share) run on several threads.
-  const range = ws.exportRange(options)
-  const threads = encoder.active || ws.hasStore ? 0 : renderWorkers(range.end - range.start)
+  const range = ws.exports.range(options)
+  const threads = encoder.active || ws.session.hasStore ? 0 : renderWorkers(range.end - range.start)
   if (threads > 0) {
     let n = 0
     const chunks = renderInParallel({ spec, options }, range, threads, (lines, failed) => {

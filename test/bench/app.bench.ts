@@ -112,7 +112,7 @@ async function main(): Promise<void> {
     spec.dataset = data
     spec.libraryModels = MODELS
     const t0 = performance.now()
-    const summary = await ws.openSpec(spec)
+    const summary = await ws.session.openSpec(spec)
     const openMs = performance.now() - t0
     const errors = summary.problems.filter((p) => p.severity === 'error')
     if (errors.length) throw new Error(errors.map((p) => p.message).join('; '))
@@ -125,7 +125,7 @@ async function main(): Promise<void> {
     const drain = async (ids: string[]): Promise<number> => {
       let n = 0
       let problems = 0
-      for await (const l of ws.lines(opts(ids))) {
+      for await (const l of ws.exports.lines(opts(ids))) {
         n++
         if (l.prompt === null) problems++
       }
@@ -135,19 +135,19 @@ async function main(): Promise<void> {
     const stringify = async (ids: string[]): Promise<number> => {
       let n = 0
       let bytes = 0
-      for await (const l of ws.lines(opts(ids))) {
+      for await (const l of ws.exports.lines(opts(ids))) {
         bytes += JSON.stringify(l).length + 1
         n++
       }
       return bytes > 0 ? n : 0
     }
     const out = path.join(dir, 'export.jsonl')
-    const toFile = async (ids: string[]): Promise<number> => (await writeExport(out, ws.lines(opts(ids)))).lines
+    const toFile = async (ids: string[]): Promise<number> => (await writeExport(out, ws.exports.lines(opts(ids)))).lines
 
     // The anchor: the bare engine on the same rows, the OpenCompass model's meta template applied inside it.
     const lib = (await loadProfileLibrary()).profiles
     const oc = lib.find((p) => p.id === MODELS[0])!
-    const v = (ws as unknown as { project: { variants: { id: string; reader_cfg: any; infer_cfg: any }[] } }).project.variants[0]
+    const v = (ws.session as unknown as { project: { variants: { id: string; reader_cfg: any; infer_cfg: any }[] } }).project.variants[0]
     const rows = (split: string, n: number) => Array.from({ length: n }, (_, i) => row(i, split))
     const input = (meta: unknown, parser: 'lm' | 'api'): PipelineInput => ({
       family: 'opencompass', reader_cfg: v.reader_cfg, infer_cfg: v.infer_cfg, train: rows('train', TRAIN), test: rows('test', N),

@@ -92,12 +92,12 @@ async function main(): Promise<void> {
     console.log(`anchor (readFile + Buffer.toString('base64') + write, ${ANCHOR_ROWS.toLocaleString()} rows): ${anchorRate.toFixed(0)} rows/s, ${mb(written / anchorS)} MB/s`)
 
     const ws = new Workspace(host, { curation: 'memory' })
-    await ws.open(data)
+    await ws.session.open(data)
     const out = path.join(dir, 'export.jsonl')
     const before = process.memoryUsage.rss()
     let rss = peakRss()
     t = performance.now()
-    const r = await ws.exportDataset({ only: 'all', format: 'jsonl', media: { form: 'base64' } }, out)
+    const r = await ws.exports.dataset({ only: 'all', format: 'jsonl', media: { form: 'base64' } }, out)
     const s = (performance.now() - t) / 1000
     const peak = Math.max(rss.stop(), process.resourceUsage().maxRSS * 1024)
     const size = statSync(out).size
@@ -119,10 +119,10 @@ async function main(): Promise<void> {
     const w2 = new Workspace(host, { curation: 'memory' })
     const subData = path.join(dir, 'data', 'sub.jsonl')
     writeFileSync(subData, lines.slice(0, REENCODE_ROWS).join('\n') + '\n')
-    await w2.open(subData)
+    await w2.session.open(subData)
     rss = peakRss()
     t = performance.now()
-    const r2 = await w2.exportDataset({ only: 'all', format: 'hf-parquet', media: { form: 'base64', maxSide: 512, format: 'webp' } }, path.join(dir, 'sub.parquet'))
+    const r2 = await w2.exports.dataset({ only: 'all', format: 'hf-parquet', media: { form: 'base64', maxSide: 512, format: 'webp' } }, path.join(dir, 'sub.parquet'))
     const s2 = (performance.now() - t) / 1000
     const peak2 = rss.stop()
     console.log(

@@ -81,23 +81,23 @@ async function main(): Promise<void> {
     const spec = await resolveProjectSpec(config)
     spec.dataset = data
     spec.libraryModels = MODELS
-    const summary = await ws.openSpec(spec)
+    const summary = await ws.session.openSpec(spec)
     const variantId = summary.variants[0].id
     const modelIds = summary.models.map((m) => m.id)
     if (modelIds.length !== MODELS.length) throw new Error(`models loaded: ${modelIds.join(', ')}`)
     console.log(`${N.toLocaleString('en-US')} test rows × ${modelIds.length} models (${summary.models.map((m) => `${m.id}: ${m.format}`).join(', ')}); load average ${os.loadavg()[0].toFixed(1)} on ${os.availableParallelism()} cores`)
 
-    const source = await ws.lintSource({ variantId, modelIds })
+    const source = await ws.lint.source({ variantId, modelIds })
     const exportAll = async (): Promise<number> => {
       let lines = 0
-      for await (const l of ws.lines({ variantId, modelIds, only: 'all', format: 'auto' })) if (l.prompt !== null) lines++
+      for await (const l of ws.exports.lines({ variantId, modelIds, only: 'all', format: 'auto' })) if (l.prompt !== null) lines++
       return lines
     }
     // Warm-up: both paths once over the first tenth of the rows, so neither measurement pays for the JIT alone.
     await new LintRun({ ...source, total: Math.ceil(N / 10) }).run()
     {
       let n = 0
-      for await (const _ of ws.lines({ variantId, modelIds, only: 'all', format: 'auto' })) if (++n >= (N / 10) * modelIds.length) break
+      for await (const _ of ws.exports.lines({ variantId, modelIds, only: 'all', format: 'auto' })) if (++n >= (N / 10) * modelIds.length) break
     }
 
     // Anchor: the export generator over the same rows and models.

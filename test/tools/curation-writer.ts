@@ -17,12 +17,12 @@ const ws = new Workspace(
   { curation: 'persistent' }
 )
 async function run() {
-  const summary = await ws.open(file)
+  const summary = await ws.session.open(file)
   for (const p of summary.problems) if (p.code.startsWith('curation')) out(`problem ${p.code}`)
   out('ready')
   if (wait === '--wait') await new Promise((resolve) => process.stdin.once('data', resolve))
   for (let i = 0; i < count; i++) {
-    const c = await ws.applyCuration({ indices: [i % rows] }, { kind: 'tag', tag: `${prefix}-${i}`, action: 'add' })
+    const c = await ws.curation.apply({ indices: [i % rows] }, { kind: 'tag', tag: `${prefix}-${i}`, action: 'add' })
     if (c.merged) out(`merged ${i}`)
     out(`ack ${i}`)
     if (wait === '--wait') await new Promise((resolve) => setTimeout(resolve, 3))

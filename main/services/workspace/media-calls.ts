@@ -41,3 +41,18 @@ export async function peaksOf(roots: string[], path: string, n: number): Promise
   // Three decimals are plenty for a few hundred pixels, and keep the JSON small.
   return { ok: true, value: { peaks: Array.from(r.value.peaks, (v) => Math.round(v * 1000) / 1000), durationSec: r.value.durationSec } }
 }
+
+/** The API's media calls over the open project's roots (they change when another project opens). */
+export class MediaService {
+  constructor(private roots: () => string[]) {}
+
+  /** Dimensions, bytes and format of a row's media (a file under the opened roots, or an inline id). */
+  probe(src: MediaSource): Promise<MediaResult<MediaInfo>> {
+    return probeMediaSource(this.roots(), src)
+  }
+
+  /** Waveform peaks of an audio file under the opened roots. */
+  peaks(q: { path: string; n: number }): Promise<MediaResult<MediaPeaks>> {
+    return peaksOf(this.roots(), q.path, q.n)
+  }
+}

@@ -42,15 +42,15 @@ describe('prompt builder', () => {
     it(`saves a ${shape} recipe as a config that renders exactly the previewed prompts`, async () => {
       const dir = mcqDataset()
       const ws = new Workspace(host, { curation: 'memory' })
-      await ws.open(dir)
-      const s = ws.current()!
+      await ws.session.open(dir)
+      const s = ws.session.current()!
       const r = recipe(shape)
-      const check = await ws.builderCheck(r)
+      const check = await ws.templates.checkRecipe(r)
       expect(check.issues).toEqual([])
       const models = [s.models[0].id]
-      const preview = await ws.templatePreview({ index: 1, variantId: s.variants[0].id, modelIds: models, edits: [{ target: { variantId: s.variants[0].id }, text: check.variantText }] })
+      const preview = await ws.templates.preview({ index: 1, variantId: s.variants[0].id, modelIds: models, edits: [{ target: { variantId: s.variants[0].id }, text: check.variantText }] })
       const shown = preview.render!.models[0]
-      const saved = await ws.builderSave(r)
+      const saved = await ws.templates.saveRecipe(r)
       expect(saved.config).toBe(join(dir, '..', 'mcq-built_gen.py'))
       const lines = await cliRender(['--config', saved.config, '--model', s.models[0].id])
       const line = lines.find((l) => l.index === 1)!
@@ -67,9 +67,9 @@ describe('prompt builder', () => {
   it('writes an ordinary OpenCompass config and never over the project config', async () => {
     const dir = mcqDataset()
     const ws = new Workspace(host, { curation: 'memory' })
-    await ws.open(dir)
-    const first = await ws.builderSave(recipe('dialogue'))
-    const second = await ws.builderSave(recipe('dialogue'))
+    await ws.session.open(dir)
+    const first = await ws.templates.saveRecipe(recipe('dialogue'))
+    const second = await ws.templates.saveRecipe(recipe('dialogue'))
     expect(second.config).toBe(join(dir, '..', 'mcq-built_gen-2.py'))
     const py = readFileSync(first.config, 'utf8')
     expect(py).toContain('from opencompass.openicl.icl_prompt_template import PromptTemplate')

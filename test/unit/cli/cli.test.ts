@@ -98,7 +98,7 @@ describe('promptloom CLI', () => {
   it('render --only accepted reads the reviewers\' saved curation', async () => {
     const dir = demoCopy()
     const ws = await openPersistent(dir)
-    await ws.applyCuration({ indices: [2, 5] }, { kind: 'status', status: 'accepted' })
+    await ws.curation.apply({ indices: [2, 5] }, { kind: 'status', status: 'accepted' })
     ws.close()
     const r = await run(['render', '--config', dir, '--only', 'accepted', '--model', join(dir, 'models/chatml.json')])
     expect(r.code).toBe(0)

@@ -83,8 +83,8 @@ describe('promptloom lint', () => {
   it('leaves rows rejected in the saved curation out of the counts', async () => {
     const dir = demo()
     const ws = new Workspace(host, { curation: 'persistent' })
-    await ws.open(dir)
-    await ws.applyCuration({ indices: [9] }, { kind: 'status', status: 'rejected' })
+    await ws.session.open(dir)
+    await ws.curation.apply({ indices: [9] }, { kind: 'status', status: 'rejected' })
     ws.close()
     const r = await run(['lint', '--config', dir, '--json'])
     const report = JSON.parse(r.out) as LintReport

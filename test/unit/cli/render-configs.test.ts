@@ -99,7 +99,7 @@ describe('render on inferencers other than Gen and PPL', () => {
     const { Workspace } = await import('../../../main/services/workspace/workspace')
     writeFileSync(join(dir, 'c3_clp.py'), withInferencer('CLPInferencer'))
     const ws = new Workspace({ mode: 'browser', mediaUrl: (p: string) => p, pickSavePath: async () => null, emit: () => {} } as never)
-    const s = await ws.openSpec({ root: dir, configFile: join(dir, 'c3_clp.py'), dataset: join(dir, 'test.jsonl'), modelFiles: ['opencompass-internlm2-chat-meta'] } as never)
+    const s = await ws.session.openSpec({ root: dir, configFile: join(dir, 'c3_clp.py'), dataset: join(dir, 'test.jsonl'), modelFiles: ['opencompass-internlm2-chat-meta'] } as never)
     expect(s.problems).toContainEqual(expect.objectContaining({ code: 'inferencer', severity: 'warning', message: expect.stringContaining('C3: CLPInferencer is not reproduced') }))
   })
 })

@@ -52,7 +52,7 @@ afterAll(() => t.remove())
 
 async function opened(path: string): Promise<Workspace> {
   const ws = new Workspace(host, { curation: 'memory' })
-  await ws.open(path)
+  await ws.session.open(path)
   return ws
 }
 const out = (name: string) => join(t.dir, name)
@@ -61,7 +61,7 @@ const lines = (f: string) => readFileSync(f, 'utf8').trim().split('\n').map((l) 
 describe('OpenAI messages rows', () => {
   it('re-export unchanged as JSONL when media are kept', async () => {
     const ws = await opened(join(t.dir, 'oai', 'chat.jsonl'))
-    const r = await ws.exportDataset({ only: 'all', media: { form: 'keep' } }, out('oai-keep.jsonl'))
+    const r = await ws.exports.dataset({ only: 'all', media: { form: 'keep' } }, out('oai-keep.jsonl'))
     ws.close()
     expect(r.format).toBe('jsonl')
     expect(lines(out('oai-keep.jsonl'))).toEqual(oaiRows)
@@ -69,7 +69,7 @@ describe('OpenAI messages rows', () => {
 
   it('inline every image part as base64 byte-equal to its source; input_audio stays base64 as OpenAI requires', async () => {
     const ws = await opened(join(t.dir, 'oai', 'chat.jsonl'))
-    const r = await ws.exportDataset({ only: 'all', media: { form: 'base64' } }, out('oai-b64.jsonl'))
+    const r = await ws.exports.dataset({ only: 'all', media: { form: 'base64' } }, out('oai-b64.jsonl'))
     ws.close()
     expect([r.rows, r.mediaFailed]).toEqual([2, 0])
     const [a, b] = lines(out('oai-b64.jsonl'))
@@ -82,9 +82,9 @@ describe('OpenAI messages rows', () => {
   it('apply an edit of the conversation, the final assistant turn included', async () => {
     const ws = await opened(join(t.dir, 'oai', 'chat.jsonl'))
     const edited = [{ role: 'user', content: 'Colour?' }, { role: 'assistant', content: 'Crimson.' }]
-    await ws.applyCuration({ indices: [0] }, { kind: 'edit', field: 'messages', value: edited })
-    await ws.applyCuration({ indices: [1] }, { kind: 'status', status: 'rejected' })
-    await ws.exportDataset({ only: 'not-rejected', media: { form: 'keep' } }, out('oai-edit.jsonl'))
+    await ws.curation.apply({ indices: [0] }, { kind: 'edit', field: 'messages', value: edited })
+    await ws.curation.apply({ indices: [1] }, { kind: 'status', status: 'rejected' })
+    await ws.exports.dataset({ only: 'not-rejected', media: { form: 'keep' } }, out('oai-edit.jsonl'))
     ws.close()
     expect(lines(out('oai-edit.jsonl'))).toEqual([{ messages: edited }])
   })
@@ -93,7 +93,7 @@ describe('OpenAI messages rows', () => {
 describe('LLaVA conversations', () => {
   it('re-export as the JSON list they came as, unchanged when media are kept', async () => {
     const ws = await opened(join(t.dir, 'llava'))
-    const r = await ws.exportDataset({ only: 'all', media: { form: 'keep' } }, out('llava-keep.json'))
+    const r = await ws.exports.dataset({ only: 'all', media: { form: 'keep' } }, out('llava-keep.json'))
     ws.close()
     expect(r.format).toBe('json')
     expect(JSON.parse(readFileSync(out('llava-keep.json'), 'utf8'))).toEqual(llavaRows)
@@ -101,7 +101,7 @@ describe('LLaVA conversations', () => {
 
   it('encode image and images from the media folder: base64 decoded is byte-equal to the files', async () => {
     const ws = await opened(join(t.dir, 'llava'))
-    const r = await ws.exportDataset({ only: 'all', media: { form: 'base64' } }, out('llava-b64.json'))
+    const r = await ws.exports.dataset({ only: 'all', media: { form: 'base64' } }, out('llava-b64.json'))
     ws.close()
     expect([r.rows, r.media, r.mediaFailed]).toEqual([3, 3, 0])
     const rows = JSON.parse(readFileSync(out('llava-b64.json'), 'utf8'))
@@ -120,7 +120,7 @@ describe('LLaVA conversations', () => {
 
   it('write an empty list when no row is kept', async () => {
     const ws = await opened(join(t.dir, 'llava'))
-    const r = await ws.exportDataset({ only: 'accepted', media: { form: 'keep' } }, out('llava-none.json'))
+    const r = await ws.exports.dataset({ only: 'accepted', media: { form: 'keep' } }, out('llava-none.json'))
     ws.close()
     expect(r.rows).toBe(0)
     expect(JSON.parse(readFileSync(out('llava-none.json'), 'utf8'))).toEqual([])

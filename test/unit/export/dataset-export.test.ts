@@ -27,11 +27,11 @@ beforeAll(async () => {
   const rows = [0, 1, 2, 3].map((i) => ({ id: i, question: `What is in picture ${i}?`, answer: 'ABCD'[i], image: `media/p${i}.png`, score: i + 0.5 }))
   writeFileSync(join(data, 'test.jsonl'), rows.map((r) => JSON.stringify(r)).join('\n') + '\n')
   ws = new Workspace(host, { curation: 'memory' })
-  await ws.open(join(data, 'test.jsonl'))
-  await ws.applyCuration({ indices: [0, 2] }, { kind: 'status', status: 'accepted' })
-  await ws.applyCuration({ indices: [1] }, { kind: 'status', status: 'rejected' })
-  await ws.applyCuration({ indices: [2] }, { kind: 'edit', field: 'question', value: 'Edited question?' })
-  await ws.applyCuration({ indices: [2] }, { kind: 'tag', tag: 'hard', action: 'add' })
+  await ws.session.open(join(data, 'test.jsonl'))
+  await ws.curation.apply({ indices: [0, 2] }, { kind: 'status', status: 'accepted' })
+  await ws.curation.apply({ indices: [1] }, { kind: 'status', status: 'rejected' })
+  await ws.curation.apply({ indices: [2] }, { kind: 'edit', field: 'question', value: 'Edited question?' })
+  await ws.curation.apply({ indices: [2] }, { kind: 'tag', tag: 'hard', action: 'add' })
 })
 afterAll(() => {
   ws.close()
@@ -43,7 +43,7 @@ const noTemps = () => readdirSync(t.dir).filter((f) => f.endsWith('.tmp'))
 
 describe('JSONL', () => {
   it('keeps the not-rejected rows with edits applied and images as base64 equal to the files', async () => {
-    const r = await ws.exportDataset({ only: 'not-rejected', format: 'jsonl', media: { form: 'base64' } }, out('a.jsonl'))
+    const r = await ws.exports.dataset({ only: 'not-rejected', format: 'jsonl', media: { form: 'base64' } }, out('a.jsonl'))
     expect([r.rows, r.media, r.mediaFailed]).toEqual([3, 3, 0])
     const rows = readFileSync(out('a.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l))
     expect(rows.map((x) => x.id)).toEqual([0, 2, 3])
@@ -53,7 +53,7 @@ describe('JSONL', () => {
   })
 
   it('adds curation columns when asked', async () => {
-    await ws.exportDataset({ only: 'accepted', format: 'jsonl', media: { form: 'keep' }, curationColumns: true }, out('b.jsonl'))
+    await ws.exports.dataset({ only: 'accepted', format: 'jsonl', media: { form: 'keep' }, curationColumns: true }, out('b.jsonl'))
     const rows = readFileSync(out('b.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l))
     expect(rows.map((x) => [x.id, x.image, x.curation_status, x.curation_tags, x.curation_edited])).toEqual([
       [0, 'media/p0.png', 'accepted', [], []],
@@ -64,14 +64,14 @@ describe('JSONL', () => {
 
 describe('AISBench mm_custom', () => {
   it('writes {type, path, question, answer} with absolute paths to the (unchanged) files', async () => {
-    const r = await ws.exportDataset({ only: 'accepted', format: 'mm-custom', media: { form: 'keep' } }, out('c.jsonl'))
+    const r = await ws.exports.dataset({ only: 'accepted', format: 'mm-custom', media: { form: 'keep' } }, out('c.jsonl'))
     expect(r.rows).toBe(2)
     const rows = readFileSync(out('c.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l))
     expect(rows[1]).toEqual({ type: 'image', path: [join(t.dir, 'data', 'media', 'p2.png')], question: 'Edited question?', answer: 'C' })
   })
 
   it('writes re-encoded images into the export media folder and points to them', async () => {
-    await ws.exportDataset({ only: 'accepted', format: 'mm-custom', media: { form: 'path', maxSide: 50, format: 'jpeg' } }, out('d.jsonl'))
+    await ws.exports.dataset({ only: 'accepted', format: 'mm-custom', media: { form: 'path', maxSide: 50, format: 'jpeg' } }, out('d.jsonl'))
     const rows = readFileSync(out('d.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l))
     const p = rows[0].path[0] as string
     expect(p.startsWith(join(t.dir, 'd_media') + '/')).toBe(true)
@@ -82,7 +82,7 @@ describe('AISBench mm_custom', () => {
 
 describe('VLMEvalKit TSV', () => {
   it('quotes every field and reads back through the app reader with base64 images equal to the files', async () => {
-    await ws.exportDataset({ only: 'all', format: 'vlmeval-tsv', media: { form: 'keep' } }, out('e.tsv'))
+    await ws.exports.dataset({ only: 'all', format: 'vlmeval-tsv', media: { form: 'keep' } }, out('e.tsv'))
     const text = readFileSync(out('e.tsv'), 'utf8')
     expect(text.split('\n')[0]).toBe('"id"\t"question"\t"answer"\t"image"\t"score"')
     const ds = await openDataset(out('e.tsv'))
@@ -99,8 +99,8 @@ describe('VLMEvalKit TSV', () => {
       const bytes = await makeImage(img, 30, 30)
       writeFileSync(join(d.dir, 'm.jsonl'), JSON.stringify({ index: 7, question: 'q "quoted"', image: ['x.png', 'x.png'] }) + '\n')
       const w2 = new Workspace(host, { curation: 'memory' })
-      await w2.open(join(d.dir, 'm.jsonl'))
-      await w2.exportDataset({ only: 'all', format: 'vlmeval-tsv', media: { form: 'keep' } }, join(d.dir, 'm.tsv'))
+      await w2.session.open(join(d.dir, 'm.jsonl'))
+      await w2.exports.dataset({ only: 'all', format: 'vlmeval-tsv', media: { form: 'keep' } }, join(d.dir, 'm.tsv'))
       w2.close()
       const line = readFileSync(join(d.dir, 'm.tsv'), 'utf8').split('\n')[1]
       const b64 = bytes.toString('base64')
@@ -113,7 +113,7 @@ describe('VLMEvalKit TSV', () => {
 
 describe('Hugging Face Parquet', () => {
   it('writes Image structs and the huggingface metadata; hyparquet reads the bytes back', async () => {
-    const r = await ws.exportDataset({ only: 'not-rejected', format: 'hf-parquet', media: { form: 'keep' }, curationColumns: true }, out('f.parquet'))
+    const r = await ws.exports.dataset({ only: 'not-rejected', format: 'hf-parquet', media: { form: 'keep' }, curationColumns: true }, out('f.parquet'))
     expect(r.rows).toBe(3)
     const { parquetMetadataAsync, parquetReadObjects } = await import('hyparquet')
     const buf = readFileSync(out('f.parquet'))
@@ -134,7 +134,7 @@ describe('Hugging Face Parquet', () => {
   })
 
   it('re-encodes the image bytes when asked (max side honoured)', async () => {
-    await ws.exportDataset({ only: 'accepted', format: 'hf-parquet', media: { form: 'base64', maxSide: 40, format: 'webp' } }, out('g.parquet'))
+    await ws.exports.dataset({ only: 'accepted', format: 'hf-parquet', media: { form: 'base64', maxSide: 40, format: 'webp' } }, out('g.parquet'))
     const { parquetReadObjects } = await import('hyparquet')
     const buf = readFileSync(out('g.parquet'))
     const rows = await parquetReadObjects({ file: buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength), utf8: false })
@@ -145,15 +145,15 @@ describe('Hugging Face Parquet', () => {
 
 describe('a Hugging Face Parquet source (Image structs as the readers give them)', () => {
   it('re-exports its images byte-equal as VLMEvalKit base64 and as JSONL data: URLs', async () => {
-    await ws.exportDataset({ only: 'all', format: 'hf-parquet', media: { form: 'keep' } }, out('src.parquet'))
+    await ws.exports.dataset({ only: 'all', format: 'hf-parquet', media: { form: 'keep' } }, out('src.parquet'))
     const w2 = new Workspace(host, { curation: 'memory' })
     try {
-      await w2.open(out('src.parquet'))
-      await w2.exportDataset({ only: 'all', format: 'vlmeval-tsv', media: { form: 'keep' } }, out('from-parquet.tsv'))
+      await w2.session.open(out('src.parquet'))
+      await w2.exports.dataset({ only: 'all', format: 'vlmeval-tsv', media: { form: 'keep' } }, out('from-parquet.tsv'))
       const ds = await openDataset(out('from-parquet.tsv'))
       const recs = await ds.readRows(ds.splits[0].name, 0, 10)
       expect(recs.map((r) => Buffer.from(String(r.value.image), 'base64').equals(images[Number(r.value.id)]))).toEqual([true, true, true, true])
-      await w2.exportDataset({ only: 'all', format: 'jsonl', media: { form: 'data-url' } }, out('from-parquet.jsonl'))
+      await w2.exports.dataset({ only: 'all', format: 'jsonl', media: { form: 'data-url' } }, out('from-parquet.jsonl'))
       const rows = readFileSync(out('from-parquet.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l))
       expect(rows.map((r) => r.image.startsWith('data:image/png;base64,') && Buffer.from(r.image.slice(22), 'base64').equals(images[Number(r.id)]))).toEqual([true, true, true, true])
     } finally {
@@ -166,14 +166,14 @@ describe('atomicity', () => {
   it('a cancelled export leaves no output, no temp file and no media folder', async () => {
     const ctl = new AbortController()
     ctl.abort()
-    const r = await ws.exportDataset({ only: 'all', format: 'mm-custom', media: { form: 'path', maxSide: 20 } }, out('h.jsonl'), ctl.signal)
+    const r = await ws.exports.dataset({ only: 'all', format: 'mm-custom', media: { form: 'path', maxSide: 20 } }, out('h.jsonl'), ctl.signal)
     expect(r.cancelled).toBe(true)
     expect([existsSync(out('h.jsonl')), existsSync(out('h_media')), noTemps()]).toEqual([false, false, []])
   })
 
   it('an export cancelled mid-way (after rows were written) leaves nothing either', async () => {
     const ctl = new AbortController()
-    const r = await ws.exportDataset({ only: 'all', format: 'jsonl', media: { form: 'data-url' } }, out('i.jsonl'), ctl.signal, (done) => {
+    const r = await ws.exports.dataset({ only: 'all', format: 'jsonl', media: { form: 'data-url' } }, out('i.jsonl'), ctl.signal, (done) => {
       if (done > 0) ctl.abort()
     })
     expect(r.cancelled).toBe(true)
@@ -183,7 +183,7 @@ describe('atomicity', () => {
   it('a temp file left by a killed export is removed by the next export into that folder', async () => {
     const stale = join(t.dir, '.j.jsonl.999999-0123456789ab.tmp')
     writeFileSync(stale, 'partial')
-    await ws.exportDataset({ only: 'all', format: 'jsonl', media: { form: 'keep' } }, out('j.jsonl'))
+    await ws.exports.dataset({ only: 'all', format: 'jsonl', media: { form: 'keep' } }, out('j.jsonl'))
     expect([existsSync(stale), noTemps()]).toEqual([false, []])
   })
 
@@ -193,8 +193,8 @@ describe('atomicity', () => {
       writeFileSync(join(d.dir, 'a.wav'), wav)
       writeFileSync(join(d.dir, 's.jsonl'), JSON.stringify({ audio: 'a.wav', question: 'hear' }) + '\n')
       const w2 = new Workspace(host, { curation: 'memory' })
-      await w2.open(join(d.dir, 's.jsonl'))
-      await w2.exportDataset({ only: 'all', format: 'jsonl', media: { form: 'data-url' } }, join(d.dir, 'o.jsonl'))
+      await w2.session.open(join(d.dir, 's.jsonl'))
+      await w2.exports.dataset({ only: 'all', format: 'jsonl', media: { form: 'data-url' } }, join(d.dir, 'o.jsonl'))
       w2.close()
       const row = JSON.parse(readFileSync(join(d.dir, 'o.jsonl'), 'utf8'))
       expect(row.audio.startsWith('data:audio/wav;base64,')).toBe(true)

@@ -74,8 +74,8 @@ t_datasets = [dict(abbr='t', type=CustomDataset, path='data', reader_cfg=reader_
 export async function lintProject(p: ProjectInput | string): Promise<{ report: LintReport; run: LintRun; ws: Workspace }> {
   const dir = typeof p === 'string' ? p : makeProject(p)
   const ws = new Workspace(host, { curation: 'memory' })
-  await ws.open(dir)
-  const run = await new LintRun(await ws.lintSource({})).run()
+  await ws.session.open(dir)
+  const run = await new LintRun(await ws.lint.source({})).run()
   return { report: run.report(), run, ws }
 }
 

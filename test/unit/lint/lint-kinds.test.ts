@@ -176,7 +176,7 @@ describe("OpenCompass's max_seq_len truncation of in-context examples", () => {
     const g = group(report, 'examples-truncated', 'oc')!
     expect(g.examples[0].message).toMatch(/max_seq_len=250: 3 → 1 examples/)
     expect(report.truncation).toEqual([{ model: 'oc', maxSeqLen: 250, rows: 1, truncated: 1, noneFit: 0, retrieved: 3, minKept: 1 }])
-    const r = await ws.renderRow({ index: 0, variantId: 't', modelIds: ['oc'] })
+    const r = await ws.render.row({ index: 0, variantId: 't', modelIds: ['oc'] })
     expect(r.models[0].examples).toEqual({ retrieved: 3, kept: 1, maxSeqLen: 250 })
     expect(r.models[0].text).toContain('Example question number 0')
     expect(r.models[0].text).not.toContain('Example question number 1')

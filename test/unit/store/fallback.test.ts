@@ -15,7 +15,7 @@ const session = async () => {
   open.push(ws)
   return ws
 }
-const storeProblems = (ws: Workspace) => ws.current()!.problems.filter((p) => p.code.startsWith('curation'))
+const storeProblems = (ws: Workspace) => ws.session.current()!.problems.filter((p) => p.code.startsWith('curation'))
 
 beforeEach(() => {
   dir = demoCopy()
@@ -44,9 +44,9 @@ describe('store location', () => {
     const fallback = join(config, 'projects', storeKey(join(dir, 'data')), 'project.sqlite')
     expect(existsSync(fallback)).toBe(true)
     expect(storeProblems(a)).toEqual([expect.objectContaining({ code: 'curation-store', severity: 'warning', message: expect.stringContaining(fallback) })])
-    await a.applyCuration({ indices: [4] }, { kind: 'status', status: 'accepted' })
+    await a.curation.apply({ indices: [4] }, { kind: 'status', status: 'accepted' })
     a.close()
-    expect((await session()).curation.get(4)).toBe('accepted')
+    expect((await session()).curation.state.get(4)).toBe('accepted')
     })
   })
 
@@ -54,7 +54,7 @@ describe('store location', () => {
     const state = tmpDir('state')
     process.env.PROMPTLOOM_STATE_DIR = state
     const a = await session()
-    await a.applyCuration({ indices: [1] }, { kind: 'status', status: 'rejected' })
+    await a.curation.apply({ indices: [1] }, { kind: 'status', status: 'rejected' })
     expect(existsSync(join(dir, '.promptloom'))).toBe(false)
     expect(existsSync(join(state, storeKey(join(dir, 'data')), 'project.sqlite'))).toBe(true)
     expect(storeProblems(a)).toEqual([])
@@ -66,7 +66,7 @@ describe('changed dataset', () => {
 
   it('warns when saved curation was made against another version of the file, until the reviewer works on it', async () => {
     const a = await session()
-    await a.applyCuration({ indices: [0] }, { kind: 'status', status: 'accepted' })
+    await a.curation.apply({ indices: [0] }, { kind: 'status', status: 'accepted' })
     a.close()
     const last = readFileSync(testFile(), 'utf8').trimEnd().split('\n').at(-1)!
     appendFileSync(testFile(), last.replace('"id":"', '"id":"copy-') + '\n')
@@ -75,14 +75,14 @@ describe('changed dataset', () => {
     b.close()
     expect(storeProblems(await session())).toHaveLength(1)
     const c = open.at(-1)!
-    await c.applyCuration({ indices: [1] }, { kind: 'status', status: 'accepted' })
+    await c.curation.apply({ indices: [1] }, { kind: 'status', status: 'accepted' })
     c.close()
     expect(storeProblems(await session())).toEqual([])
   })
 
   it('names an edited row whose original value changed in the file', async () => {
     const a = await session()
-    await a.applyCuration({ indices: [0] }, { kind: 'edit', field: 'question', value: 'Which shape is BLUE?' })
+    await a.curation.apply({ indices: [0] }, { kind: 'edit', field: 'question', value: 'Which shape is BLUE?' })
     a.close()
     writeFileSync(testFile(), readFileSync(testFile(), 'utf8').replace('"question":"Which shape is blue?"', '"question":"Which shape is green?"'))
     const problems = storeProblems(await session())
@@ -91,7 +91,7 @@ describe('changed dataset', () => {
 
   it('says nothing when only the modification time changed', async () => {
     const a = await session()
-    await a.applyCuration({ indices: [0] }, { kind: 'status', status: 'accepted' })
+    await a.curation.apply({ indices: [0] }, { kind: 'status', status: 'accepted' })
     a.close()
     writeFileSync(testFile(), readFileSync(testFile()))
     expect(storeProblems(await session())).toEqual([])

@@ -29,6 +29,6 @@ export function demoCopy(): string {
 /** A workspace that saves curation (tests otherwise default to memory), opened on `dir`. */
 export async function openPersistent(dir: string): Promise<Workspace> {
   const ws = new Workspace(host, { curation: 'persistent' })
-  await ws.open(dir)
+  await ws.session.open(dir)
   return ws
 }

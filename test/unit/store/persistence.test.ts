@@ -26,11 +26,11 @@ afterEach(() => {
 })
 
 async function curate(ws: Workspace) {
-  await ws.applyCuration({ indices: [0, 1, 2] }, { kind: 'status', status: 'accepted' })
-  await ws.applyCuration({ indices: [3] }, { kind: 'status', status: 'rejected' })
-  await ws.applyCuration({ indices: [1] }, { kind: 'note', note: 'check the image' })
-  await ws.applyCuration({ indices: [2, 3] }, { kind: 'tag', tag: 'hard', action: 'add' })
-  await ws.applyCuration({ indices: [0] }, { kind: 'edit', field: 'question', value: 'Which shape is BLUE?' })
+  await ws.curation.apply({ indices: [0, 1, 2] }, { kind: 'status', status: 'accepted' })
+  await ws.curation.apply({ indices: [3] }, { kind: 'status', status: 'rejected' })
+  await ws.curation.apply({ indices: [1] }, { kind: 'note', note: 'check the image' })
+  await ws.curation.apply({ indices: [2, 3] }, { kind: 'tag', tag: 'hard', action: 'add' })
+  await ws.curation.apply({ indices: [0] }, { kind: 'edit', field: 'question', value: 'Which shape is BLUE?' })
 }
 
 describe('project store', () => {
@@ -45,23 +45,23 @@ describe('project store', () => {
     await curate(a)
     a.close()
     const b = await session()
-    expect([0, 1, 2, 3, 4].map((i) => b.curation.get(i))).toEqual(['accepted', 'accepted', 'accepted', 'rejected', 'unreviewed'])
-    expect(b.curation.record(1)?.note).toBe('check the image')
+    expect([0, 1, 2, 3, 4].map((i) => b.curation.state.get(i))).toEqual(['accepted', 'accepted', 'accepted', 'rejected', 'unreviewed'])
+    expect(b.curation.state.record(1)?.note).toBe('check the image')
     expect(b.curation.tags()).toEqual(['hard'])
-    expect(b.curation.record(0)?.edits).toEqual({ question: { original: 'Which shape is blue?', value: 'Which shape is BLUE?' } })
-    expect(b.current()!.problems.filter((p) => p.code.startsWith('curation'))).toEqual([])
+    expect(b.curation.state.record(0)?.edits).toEqual({ question: { original: 'Which shape is blue?', value: 'Which shape is BLUE?' } })
+    expect(b.session.current()!.problems.filter((p) => p.code.startsWith('curation'))).toEqual([])
   })
 
   it('saves an edit of a field named __proto__ like any other field', async () => {
     const a = await session()
-    await a.applyCuration({ indices: [0] }, { kind: 'edit', field: '__proto__', value: 'polluted?' })
-    expect(Object.keys(a.curation.record(0)?.edits ?? {})).toEqual(['__proto__'])
+    await a.curation.apply({ indices: [0] }, { kind: 'edit', field: '__proto__', value: 'polluted?' })
+    expect(Object.keys(a.curation.state.record(0)?.edits ?? {})).toEqual(['__proto__'])
     a.close()
     const b = await session()
-    const edits = b.curation.record(0)?.edits ?? {}
+    const edits = b.curation.state.record(0)?.edits ?? {}
     expect(Object.keys(edits)).toEqual(['__proto__'])
     expect(Object.getOwnPropertyDescriptor(edits, '__proto__')?.value).toMatchObject({ value: 'polluted?' })
-    const row = b.curation.edited(0, { question: 'q' })
+    const row = b.curation.state.edited(0, { question: 'q' })
     expect(Object.getOwnPropertyDescriptor(row, '__proto__')?.value).toBe('polluted?')
     expect(Object.getPrototypeOf(row)).toBe(Object.prototype)
     expect(({} as Record<string, unknown>).polluted).toBeUndefined()
@@ -70,11 +70,11 @@ describe('project store', () => {
   it('renders, lists and exports what was saved', async () => {
     await curate(await session())
     const b = await session()
-    expect((await b.renderRow({ index: 0, variantId: V, modelIds: ['demo-chatml'] })).models[0].text).toContain('Which shape is BLUE?')
-    const page = await b.rowsPage({ start: 0, count: 50, filter: { status: ['accepted'] } })
+    expect((await b.render.row({ index: 0, variantId: V, modelIds: ['demo-chatml'] })).models[0].text).toContain('Which shape is BLUE?')
+    const page = await b.rows.page({ start: 0, count: 50, filter: { status: ['accepted'] } })
     expect(page.items.map((r) => r.index)).toEqual([0, 1, 2])
     const lines = []
-    for await (const l of b.lines({ variantId: V, modelIds: ['demo-chatml'], only: 'accepted', format: 'auto' })) lines.push(l)
+    for await (const l of b.exports.lines({ variantId: V, modelIds: ['demo-chatml'], only: 'accepted', format: 'auto' })) lines.push(l)
     expect(lines.length).toBe(3)
     expect(JSON.stringify(lines[0])).toContain('Which shape is BLUE?')
   })
@@ -83,43 +83,43 @@ describe('project store', () => {
     const a = await session()
     await curate(a)
     const b = await session()
-    expect(b.curation.get(3)).toBe('rejected')
-    expect(b.curation.record(0)?.edits?.question?.value).toBe('Which shape is BLUE?')
+    expect(b.curation.state.get(3)).toBe('rejected')
+    expect(b.curation.state.record(0)?.edits?.question?.value).toBe('Which shape is BLUE?')
   })
 
   it('persists the undo and redo log', async () => {
     const a = await session()
     await curate(a)
-    await a.undoCuration() // the edit
-    await a.undoCuration() // the tags
+    await a.curation.undo() // the edit
+    await a.curation.undo() // the tags
     a.close()
     const b = await session()
-    expect(b.curation.record(0)?.edits).toBeUndefined()
+    expect(b.curation.state.record(0)?.edits).toBeUndefined()
     expect(b.curation.tags()).toEqual([])
-    const redo = b.redoCuration()
+    const redo = b.curation.redo()
     expect(redo).toMatchObject({ label: 'tagged rows 2 and 3 “hard”', step: 'redo', canUndo: true, canRedo: true })
     b.close()
     const c = await session()
     expect(c.curation.tags()).toEqual(['hard'])
-    expect(c.redoCuration()).toMatchObject({ label: 'edited question in row 0', canRedo: false })
-    expect(c.curation.record(0)?.edits?.question?.value).toBe('Which shape is BLUE?')
+    expect(c.curation.redo()).toMatchObject({ label: 'edited question in row 0', canRedo: false })
+    expect(c.curation.state.record(0)?.edits?.question?.value).toBe('Which shape is BLUE?')
     // Undo all the way down, across one more reopen.
     c.close()
     const d = await session()
     let n = 0
-    while (d.undoCuration()) n++
+    while (d.curation.undo()) n++
     expect(n).toBe(5)
-    expect([0, 1, 2, 3].map((i) => d.curation.record(i))).toEqual([undefined, undefined, undefined, undefined])
+    expect([0, 1, 2, 3].map((i) => d.curation.state.record(i))).toEqual([undefined, undefined, undefined, undefined])
   })
 
   it('drops the redo log when a new action follows an undo, also on disk', async () => {
     const a = await session()
     await curate(a)
-    a.undoCuration()
-    await a.applyCuration({ indices: [5] }, { kind: 'status', status: 'flagged' })
+    a.curation.undo()
+    await a.curation.apply({ indices: [5] }, { kind: 'status', status: 'flagged' })
     a.close()
     const b = await session()
-    expect(b.redoCuration()).toBeNull()
-    expect(b.undoCuration()?.label).toBe('flagged row 5')
+    expect(b.curation.redo()).toBeNull()
+    expect(b.curation.undo()?.label).toBe('flagged row 5')
   })
 })

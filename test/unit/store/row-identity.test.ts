@@ -25,12 +25,12 @@ const MCQ =
 
 async function session(file: string): Promise<Workspace> {
   const ws = new Workspace(host, { curation: 'persistent' })
-  await ws.open(file)
+  await ws.session.open(file)
   open.push(ws)
   return ws
 }
-const statuses = (ws: Workspace, n = 12) => Array.from({ length: n }, (_, i) => ws.curation.get(i))
-const problems = (ws: Workspace, code: string) => ws.current()!.problems.filter((p) => p.code === code)
+const statuses = (ws: Workspace, n = 12) => Array.from({ length: n }, (_, i) => ws.curation.state.get(i))
+const problems = (ws: Workspace, code: string) => ws.session.current()!.problems.filter((p) => p.code === code)
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'pl-identity-'))
@@ -47,34 +47,34 @@ afterEach(() => {
 describe('one store per dataset', () => {
   it('never shows one file’s decisions on another file of the same folder', async () => {
     const a = await session(join(dir, 'capitals.csv'))
-    await a.applyCuration({ indices: [3] }, { kind: 'status', status: 'rejected' })
-    await a.applyCuration({ indices: [9] }, { kind: 'status', status: 'accepted' })
+    await a.curation.apply({ indices: [3] }, { kind: 'status', status: 'rejected' })
+    await a.curation.apply({ indices: [9] }, { kind: 'status', status: 'accepted' })
     a.close()
     const b = await session(join(dir, 'mcq.jsonl'))
     expect(statuses(b).filter((s) => s !== 'unreviewed')).toEqual([])
     b.close()
     const c = await session(join(dir, 'capitals.csv'))
-    expect([c.curation.get(3), c.curation.get(9)]).toEqual(['rejected', 'accepted'])
+    expect([c.curation.state.get(3), c.curation.state.get(9)]).toEqual(['rejected', 'accepted'])
   })
 
   it('keeps template edits with the dataset they were applied to', async () => {
     const a = await session(join(dir, 'capitals.csv'))
-    const doc = a.templateGet({ variantId: 'default' })
+    const doc = a.templates.get({ variantId: 'default' })
     expect(
-      (await a.templateApply({ variantId: 'default' }, doc.text.replace('Answer:', 'ONLY FOR CAPITALS:'))).applied
+      (await a.templates.apply({ variantId: 'default' }, doc.text.replace('Answer:', 'ONLY FOR CAPITALS:'))).applied
     ).toBe(true)
     a.close()
     const b = await session(join(dir, 'mcq.jsonl'))
-    expect(b.templateGet({ variantId: 'default' }).overridden).toBe(false)
+    expect(b.templates.get({ variantId: 'default' }).overridden).toBe(false)
     b.close()
-    expect((await session(join(dir, 'capitals.csv'))).templateGet({ variantId: 'default' }).text).toContain(
+    expect((await session(join(dir, 'capitals.csv'))).templates.get({ variantId: 'default' }).text).toContain(
       'ONLY FOR CAPITALS:'
     )
   })
 
   it('render exports another file’s statuses for no row', async () => {
     const a = await session(join(dir, 'capitals.csv'))
-    await a.applyCuration({ indices: [3] }, { kind: 'status', status: 'rejected' })
+    await a.curation.apply({ indices: [3] }, { kind: 'status', status: 'rejected' })
     a.close()
     let out = ''
     const code = await main(['render', '--config', join(dir, 'mcq.jsonl'), '--model', 'chatml'], {
@@ -94,8 +94,8 @@ describe('one store per dataset', () => {
 describe('decisions follow their rows', () => {
   it('by content when the file is re-sorted and appended to', async () => {
     const a = await session(join(dir, 'capitals.csv'))
-    await a.applyCuration({ indices: [3] }, { kind: 'status', status: 'rejected' })
-    await a.applyCuration({ indices: [9] }, { kind: 'tag', tag: 'hard', action: 'add' })
+    await a.curation.apply({ indices: [3] }, { kind: 'status', status: 'rejected' })
+    await a.curation.apply({ indices: [9] }, { kind: 'tag', tag: 'hard', action: 'add' })
     a.close()
     const [head, ...rows] = CAPITALS.trim().split('\n')
     writeFileSync(
@@ -104,45 +104,45 @@ describe('decisions follow their rows', () => {
     )
     const b = await session(join(dir, 'capitals.csv'))
     // Old row 3 is now at 1 + (11 - 3) = 9, old row 9 at 1 + (11 - 9) = 3.
-    expect(b.curation.get(9)).toBe('rejected')
-    expect(b.curation.record(3)?.tags).toEqual(['hard'])
+    expect(b.curation.state.get(9)).toBe('rejected')
+    expect(b.curation.state.record(3)?.tags).toEqual(['hard'])
     expect(statuses(b, 13).filter((s) => s !== 'unreviewed')).toHaveLength(1)
     expect(problems(b, 'curation-moved')[0].message).toMatch(/2 saved decisions followed their rows.*content/)
   })
 
   it('by id when the dataset has an id column, and flags a row whose content changed', async () => {
     const a = await session(join(dir, 'mcq.jsonl'))
-    await a.applyCuration({ indices: [2] }, { kind: 'status', status: 'accepted' })
-    await a.applyCuration({ indices: [5] }, { kind: 'status', status: 'rejected' })
+    await a.curation.apply({ indices: [2] }, { kind: 'status', status: 'accepted' })
+    await a.curation.apply({ indices: [5] }, { kind: 'status', status: 'rejected' })
     a.close()
     const lines = MCQ.trim().split('\n')
     lines[5] = lines[5].replace('Question 5?', 'Question 5, reworded?')
     writeFileSync(join(dir, 'mcq.jsonl'), [...lines.slice(6), ...lines.slice(0, 6)].join('\n') + '\n')
     const b = await session(join(dir, 'mcq.jsonl'))
     // m2 is now row 8, m5 row 11.
-    expect(b.curation.get(8)).toBe('accepted')
-    expect(b.curation.get(11)).toBe('flagged')
-    expect(b.curation.record(11)?.note).toMatch(/content changed in the dataset after it was rejected/)
+    expect(b.curation.state.get(8)).toBe('accepted')
+    expect(b.curation.state.get(11)).toBe('flagged')
+    expect(b.curation.state.record(11)?.note).toMatch(/content changed in the dataset after it was rejected/)
     expect(problems(b, 'curation-review')[0].message).toContain('row 11')
     expect(problems(b, 'curation-moved')[0].message).toContain('"id"')
   })
 
   it('flags a row edited in place (no id column) instead of keeping its decision silently', async () => {
     const a = await session(join(dir, 'capitals.csv'))
-    await a.applyCuration({ indices: [4] }, { kind: 'status', status: 'accepted' })
+    await a.curation.apply({ indices: [4] }, { kind: 'status', status: 'accepted' })
     a.close()
     writeFileSync(
       join(dir, 'capitals.csv'),
       CAPITALS.replace('Capital of country 4?', 'What is the capital of country 4?')
     )
     const b = await session(join(dir, 'capitals.csv'))
-    expect(b.curation.get(4)).toBe('flagged')
+    expect(b.curation.state.get(4)).toBe('flagged')
     expect(problems(b, 'curation-review')).toHaveLength(1)
   })
 
   it('keeps a decision whose row left the file, without applying it, and says so', async () => {
     const a = await session(join(dir, 'mcq.jsonl'))
-    await a.applyCuration({ indices: [0] }, { kind: 'status', status: 'rejected' })
+    await a.curation.apply({ indices: [0] }, { kind: 'status', status: 'rejected' })
     a.close()
     writeFileSync(join(dir, 'mcq.jsonl'), MCQ.trim().split('\n').slice(1).join('\n') + '\n')
     const b = await session(join(dir, 'mcq.jsonl'))
@@ -150,7 +150,7 @@ describe('decisions follow their rows', () => {
     expect(problems(b, 'curation-orphaned')[0].message).toMatch(/1 saved decision is for rows no longer in the dataset/)
     b.close()
     writeFileSync(join(dir, 'mcq.jsonl'), MCQ)
-    expect((await session(join(dir, 'mcq.jsonl'))).curation.get(0)).toBe('rejected')
+    expect((await session(join(dir, 'mcq.jsonl'))).curation.state.get(0)).toBe('rejected')
   })
 })
 
@@ -183,8 +183,8 @@ describe('the shared store of older versions', () => {
   it('goes to the dataset it was saved for, with its template edits', async () => {
     legacyStore(join(dir, 'capitals.csv'))
     const a = await session(join(dir, 'capitals.csv'))
-    expect([a.curation.get(3), a.curation.get(9)]).toEqual(['rejected', 'accepted'])
-    expect(a.templateGet({ variantId: 'default' }).text).toContain('LEGACY')
+    expect([a.curation.state.get(3), a.curation.state.get(9)]).toEqual(['rejected', 'accepted'])
+    expect(a.templates.get({ variantId: 'default' }).text).toContain('LEGACY')
     expect(problems(a, 'curation-legacy')[0].message).toContain('was moved to this dataset')
   })
 
@@ -192,7 +192,7 @@ describe('the shared store of older versions', () => {
     legacyStore(join(dir, 'capitals.csv'))
     const b = await session(join(dir, 'mcq.jsonl'))
     expect(statuses(b).filter((s) => s !== 'unreviewed')).toEqual([])
-    expect(b.templateGet({ variantId: 'default' }).overridden).toBe(false)
+    expect(b.templates.get({ variantId: 'default' }).overridden).toBe(false)
     expect(problems(b, 'curation-legacy')[0].message).toContain('capitals.csv')
     expect(existsSync(legacyStoreFile(dir))).toBe(true)
     expect(readFileSync(join(dir, 'mcq.jsonl'), 'utf8')).toBe(MCQ)

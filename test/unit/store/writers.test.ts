@@ -63,7 +63,7 @@ function writer(prefix: string, count: number, wait = false): Run {
 /** The tags saved for every row, read by a fresh instance. */
 async function savedTags(): Promise<Set<string>> {
   const ws = new Workspace(host, { curation: 'persistent' })
-  await ws.open(file)
+  await ws.session.open(file)
   const tags = new Set(ws.curation.tags())
   ws.close()
   return tags

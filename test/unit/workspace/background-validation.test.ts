@@ -41,7 +41,7 @@ function workspace(curation: 'memory' | 'persistent' = 'memory', cancel = false)
 describe('background validation', () => {
   it('opens on the index alone, every indexed row counted and validation running', async () => {
     const { ws } = workspace()
-    const s = await ws.open(dataset([5, 50]))
+    const s = await ws.session.open(dataset([5, 50]))
     expect(s.dataset.validation).toBe('running')
     expect(s.dataset.splits[0].rowCount).toBe(200)
     expect(s.dataset.columns.map((c) => c.name)).toEqual(['id', 'question', 'answer'])
@@ -49,19 +49,19 @@ describe('background validation', () => {
 
   it('publishes the validated summary: rows skipped, problems listed, row numbers changed', async () => {
     const { ws, changed } = workspace()
-    const s = await ws.open(dataset([5, 50]))
+    const s = await ws.session.open(dataset([5, 50]))
     const e = await changed
     expect(e.summary.id).toBe(s.id)
     expect(e.rowsChanged).toBe(true)
     expect(e.summary.dataset.validation).toBeUndefined()
     expect(e.summary.dataset.splits[0].rowCount).toBe(198)
     expect(e.summary.problems.filter((p) => p.code === 'invalid-json').map((p) => p.at?.line)).toEqual([6, 51])
-    expect(ws.current()).toBe(e.summary)
+    expect(ws.session.current()).toBe(e.summary)
   })
 
   it('reports progress as "Validating rows" with row counts, finished at the end', async () => {
     const { ws, events, changed } = workspace()
-    await ws.open(dataset([]))
+    await ws.session.open(dataset([]))
     await changed
     const v = events.filter((e) => e.event === 'progress').map((e) => e.payload as ProgressEvent).filter((p) => p.label === 'Validating rows')
     expect(v.at(-1)).toMatchObject({ done: 200, total: 200, finished: true })
@@ -69,17 +69,17 @@ describe('background validation', () => {
 
   it('lists an unreadable row as an error row before validation, and renders it as an error', async () => {
     const { ws, changed } = workspace('memory', true)
-    const s = await ws.open(dataset([5]))
+    const s = await ws.session.open(dataset([5]))
     await changed
-    const page = await ws.rowsPage({ start: 0, count: 10 })
+    const page = await ws.rows.page({ start: 0, count: 10 })
     expect(page.items.map((i) => i.index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9])
-    const r = await ws.renderRow({ index: 5, variantId: s.variants[0].id, modelIds: [] })
+    const r = await ws.render.row({ index: 5, variantId: s.variants[0].id, modelIds: [] })
     expect(r.problems[0]).toMatchObject({ code: 'invalid-json', severity: 'error' })
   })
 
   it('says so when validation is cancelled, keeping every indexed row', async () => {
     const { ws, changed } = workspace('memory', true)
-    await ws.open(dataset([5]))
+    await ws.session.open(dataset([5]))
     const e = await changed
     expect(e.summary.dataset.validation).toBe('cancelled')
     expect(e.summary.dataset.splits[0].rowCount).toBe(200)
@@ -88,33 +88,33 @@ describe('background validation', () => {
 
   it('applies a status set before validation ended to the same row after it', async () => {
     const { ws, changed } = workspace()
-    await ws.open(dataset([5, 50]))
-    await ws.setStatus([100], 'accepted') // row 100 before validation is row 98 after
+    await ws.session.open(dataset([5, 50]))
+    await ws.curation.setStatus([100], 'accepted') // row 100 before validation is row 98 after
     await changed
-    expect(ws.curation.get(98)).toBe('accepted')
-    expect((await ws.rowsPage({ start: 98, count: 1 })).items[0].preview).toContain('q100')
+    expect(ws.curation.state.get(98)).toBe('accepted')
+    expect((await ws.rows.page({ start: 98, count: 1 })).items[0].preview).toContain('q100')
   })
 
   it('refuses a status on a row that validation skipped', async () => {
     const { ws } = workspace()
-    await ws.open(dataset([5]))
-    await expect(ws.setStatus([5], 'accepted')).rejects.toThrow(/skipped/)
+    await ws.session.open(dataset([5]))
+    await expect(ws.curation.setStatus([5], 'accepted')).rejects.toThrow(/skipped/)
   })
 
   it('opens the project store once row numbers are final', async () => {
     const { ws, changed } = workspace('persistent')
-    await ws.open(dataset([5]))
+    await ws.session.open(dataset([5]))
     const e = await changed
     expect(e.rowsChanged).toBe(true)
-    await ws.setStatus([0], 'accepted')
-    expect(ws.curation.get(0)).toBe('accepted')
+    await ws.curation.setStatus([0], 'accepted')
+    expect(ws.curation.state.get(0)).toBe('accepted')
     ws.close()
   })
 
   it('stops the previous project\'s validation when another project opens', async () => {
     const { ws, events } = workspace()
-    await ws.open(dataset([5]))
-    const second = await ws.open(dataset([]))
+    await ws.session.open(dataset([5]))
+    const second = await ws.session.open(dataset([]))
     await new Promise((r) => setTimeout(r, 300))
     const changes = events.filter((e) => e.event === 'project.changed').map((e) => (e.payload as ProjectChangedEvent).summary.id)
     expect(changes).toEqual([second.id])

@@ -36,7 +36,7 @@ beforeAll(async () => {
   const spec = await resolveProjectSpec(demoProjectDir())
   spec.modelFiles = ['qwen2.5-instruct', join(dir, 'qwen_oc.json')]
   ws = new Workspace(host, { curation: 'memory' })
-  await ws.openSpec(spec)
+  await ws.session.openSpec(spec)
 })
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
@@ -44,7 +44,7 @@ const roles = (msgs: unknown): string[] => (msgs as { role: string }[]).map((m) 
 
 describe('the demo dialogue variant through a chat-template model', () => {
   it('keeps the in-context examples as alternating user/assistant turns (AISBench: SYSTEM stays a system message)', async () => {
-    const r = await ws.renderRow({ index: 0, variantId: 'demo-mm-dialogue', modelIds: ['qwen2.5-instruct'] })
+    const r = await ws.render.row({ index: 0, variantId: 'demo-mm-dialogue', modelIds: ['qwen2.5-instruct'] })
     const h = r.models[0].harness!
     expect(h.label).toBe('AISBench HuggingFacewithChatTemplate')
     expect(roles(h.chatMessages)).toEqual([
@@ -68,7 +68,7 @@ describe('the demo dialogue variant through a chat-template model', () => {
   })
 
   it('follows OpenCompass for an OpenCompass model config: SYSTEM joins the first user turn, user turns end in "\\n"', async () => {
-    const r = await ws.renderRow({ index: 0, variantId: 'demo-mm-dialogue', modelIds: ['qwen2.5-7b-instruct-oc'] })
+    const r = await ws.render.row({ index: 0, variantId: 'demo-mm-dialogue', modelIds: ['qwen2.5-7b-instruct-oc'] })
     const h = r.models[0].harness!
     expect(h.label).toBe('OpenCompass HuggingFacewithChatTemplate')
     expect(roles(h.chatMessages)).toEqual(['user', 'assistant', 'user', 'assistant', 'user', 'assistant', 'user'])
@@ -80,14 +80,14 @@ describe('the demo dialogue variant through a chat-template model', () => {
   })
 
   it('says a chat-template wrapper cannot score the PPL variant', async () => {
-    const r = await ws.renderRow({ index: 0, variantId: 'demo-mm-ppl', modelIds: ['qwen2.5-instruct'] })
+    const r = await ws.render.row({ index: 0, variantId: 'demo-mm-ppl', modelIds: ['qwen2.5-instruct'] })
     const m = r.items![0].models[0]
     expect([m.text, m.problems.find((p) => p.severity === 'error')?.code]).toEqual(['', 'ppl-unsupported'])
   })
 
   it('exports the harness with each line, and the messages the chat template received', async () => {
     const lines: ExportLine[] = []
-    for await (const l of ws.lines({
+    for await (const l of ws.exports.lines({
       variantId: 'demo-mm-dialogue',
       modelIds: ['qwen2.5-7b-instruct-oc'],
       only: 'all',

@@ -62,7 +62,7 @@ const errors = (r: { problems: { severity: string }[] }) => r.problems.filter((p
 describe('conversation datasets in the workspace', () => {
   it('gives an OpenAI messages JSONL the conversation template', async () => {
     const d = dir()
-    const p = await workspace().open(await openAiFile(d))
+    const p = await workspace().session.open(await openAiFile(d))
     expect(p.variants.map((v) => v.id)).toEqual(['conversation'])
     expect(p.variants[0].label).toContain('reference answer')
   })
@@ -70,20 +70,20 @@ describe('conversation datasets in the workspace', () => {
   it('lists each row by its first user turn', async () => {
     const d = dir()
     const ws = workspace()
-    await ws.open(await openAiFile(d))
-    const page = await ws.rowsPage({ start: 0, count: 2 })
+    await ws.session.open(await openAiFile(d))
+    const page = await ws.rows.page({ start: 0, count: 2 })
     expect(page.items.map((x) => x.preview)).toEqual(['What colour is this?', 'Hi'])
   })
 
   it('does not count an inline picture into the row length the list shows and filters on', async () => {
     const d = dir()
     const ws = workspace()
-    await ws.open(await openAiFile(d))
+    await ws.session.open(await openAiFile(d))
     const big = Buffer.alloc(40_000, 7).toString('base64')
     const f = join(d, 'big.jsonl')
     writeFileSync(f, JSON.stringify({ messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }, { type: 'image_url', image_url: { url: `data:image/png;base64,iVBORw0KGgo${big}` } }] }, { role: 'assistant', content: 'ok' }] }) + '\n')
-    await ws.open(f)
-    const item = (await ws.rowsPage({ start: 0, count: 1 })).items[0]
+    await ws.session.open(f)
+    const item = (await ws.rows.page({ start: 0, count: 1 })).items[0]
     expect(item.warnings).not.toContain('long-field')
     expect(item.chars).toBeLessThan(300)
   })
@@ -91,9 +91,9 @@ describe('conversation datasets in the workspace', () => {
   it('sends an OpenAI-style API the turns with their content parts, the last assistant turn kept as the reference', async () => {
     const d = dir()
     const ws = workspace()
-    await ws.open(await openAiFile(d))
-    await ws.addModel('openai-messages')
-    const r = await ws.renderRow({ index: 0, variantId: 'conversation', modelIds: ['openai-messages'] })
+    await ws.session.open(await openAiFile(d))
+    await ws.session.addModel('openai-messages')
+    const r = await ws.render.row({ index: 0, variantId: 'conversation', modelIds: ['openai-messages'] })
     const m = r.models[0]
     expect(m.messages?.map((x) => x.role)).toEqual(['system', 'user'])
     expect((m.messages?.[1].content as { type: string }[]).map((x) => x.type)).toEqual(['text', 'image_url'])
@@ -104,9 +104,9 @@ describe('conversation datasets in the workspace', () => {
   it('does not count the picture as prompt text', async () => {
     const d = dir()
     const ws = workspace()
-    await ws.open(await openAiFile(d))
-    await ws.addModel('openai-messages')
-    const r = await ws.renderRow({ index: 0, variantId: 'conversation', modelIds: ['openai-messages'] })
+    await ws.session.open(await openAiFile(d))
+    await ws.session.addModel('openai-messages')
+    const r = await ws.render.row({ index: 0, variantId: 'conversation', modelIds: ['openai-messages'] })
     // "Be brief." + "What colour is this?" is 29 characters: about 8 tokens, not the base64's hundreds.
     expect(r.models[0].tokens!.count).toBeLessThan(12)
   })
@@ -114,8 +114,8 @@ describe('conversation datasets in the workspace', () => {
   it('shows the conversation with its picture as media, never as base64', async () => {
     const d = dir()
     const ws = workspace()
-    await ws.open(await openAiFile(d))
-    const r = await ws.renderRow({ index: 0, variantId: 'conversation', modelIds: [] })
+    await ws.session.open(await openAiFile(d))
+    const r = await ws.render.row({ index: 0, variantId: 'conversation', modelIds: [] })
     const media = r.conversation!.turns[1].parts[1]
     expect(media).toMatchObject({ kind: 'media', media: { kind: 'image', url: expect.stringMatching(/^\/media\?inline=/) } })
     expect(JSON.stringify(r.conversation)).not.toContain('iVBORw0KGgo')
@@ -140,17 +140,17 @@ describe('conversation datasets in the workspace', () => {
     const audio = { type: 'input_audio', input_audio: { data: pcm.toString('base64'), format: 'wav' } }
     writeFileSync(f, JSON.stringify({ messages: [{ role: 'user', content: [{ type: 'text', text: 'What do you hear?' }, audio] }, { role: 'assistant', content: 'Silence.' }] }) + '\n')
     const ws = workspace()
-    await ws.open(f)
-    const r = await ws.renderRow({ index: 0, variantId: 'conversation', modelIds: [] })
+    await ws.session.open(f)
+    const r = await ws.render.row({ index: 0, variantId: 'conversation', modelIds: [] })
     expect(r.conversation!.turns[0].parts[1]).toMatchObject({ kind: 'media', media: { kind: 'audio', url: expect.stringMatching(/^\/media\?inline=/) } })
   })
 
   it('gives a chat-template model the turns as text, with a signal for the picture it cannot take', async () => {
     const d = dir()
     const ws = workspace()
-    await ws.open(await openAiFile(d))
-    await ws.addModel('qwen2.5-instruct')
-    const r = await ws.renderRow({ index: 0, variantId: 'conversation', modelIds: ['qwen2.5-instruct'] })
+    await ws.session.open(await openAiFile(d))
+    await ws.session.addModel('qwen2.5-instruct')
+    const r = await ws.render.row({ index: 0, variantId: 'conversation', modelIds: ['qwen2.5-instruct'] })
     const m = r.models[0]
     expect(errors(m)).toEqual([])
     expect(m.text).toContain('What colour is this?<|im_end|>\n<|im_start|>assistant\n')
@@ -162,10 +162,10 @@ describe('conversation datasets in the workspace', () => {
   it('gives a vision-language chat-template model the picture in place, as transformers\' processor renders it, and counts its tokens', async () => {
     const d = dir()
     const ws = workspace()
-    await ws.open(await openAiFile(d))
-    await ws.addModel('qwen2.5-vl-instruct')
-    await ws.addModel('llava-1.5')
-    const r = await ws.renderRow({ index: 0, variantId: 'conversation', modelIds: ['qwen2.5-vl-instruct', 'llava-1.5'] })
+    await ws.session.open(await openAiFile(d))
+    await ws.session.addModel('qwen2.5-vl-instruct')
+    await ws.session.addModel('llava-1.5')
+    const r = await ws.render.row({ index: 0, variantId: 'conversation', modelIds: ['qwen2.5-vl-instruct', 'llava-1.5'] })
     const [qwen, llava] = r.models
     expect(qwen.text).toContain('<|im_start|>user\nWhat colour is this?<|vision_start|><|image_pad|><|vision_end|><|im_end|>')
     // The llava-1.5 template writes the pictures first and has no system turn (a signal says it drops it).
@@ -179,9 +179,9 @@ describe('conversation datasets in the workspace', () => {
   it('gives an OpenCompass meta-template model the turns through a PromptList', async () => {
     const d = dir()
     const ws = workspace()
-    await ws.open(await openAiFile(d))
-    await ws.addModel(join(demoProjectDir(), 'models/chatml.json'))
-    const r = await ws.renderRow({ index: 1, variantId: 'conversation', modelIds: ['demo-chatml'] })
+    await ws.session.open(await openAiFile(d))
+    await ws.session.addModel(join(demoProjectDir(), 'models/chatml.json'))
+    const r = await ws.render.row({ index: 1, variantId: 'conversation', modelIds: ['demo-chatml'] })
     expect(r.models[0].text).toBe('<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\nHello<|im_end|>\n<|im_start|>user\nBye?<|im_end|>\n<|im_start|>assistant\n')
     expect(r.conversation?.reference).toBeNull()
   })
@@ -189,9 +189,9 @@ describe('conversation datasets in the workspace', () => {
   it('gives an lm-evaluation-harness column the earlier turns as fewshot-as-multiturn exchanges', async () => {
     const d = dir()
     const ws = workspace()
-    await ws.open(await openAiFile(d))
-    await ws.addModel('qwen2.5-instruct@lm-eval')
-    const r = await ws.renderRow({ index: 1, variantId: 'conversation', modelIds: ['qwen2.5-instruct@lm-eval'] })
+    await ws.session.open(await openAiFile(d))
+    await ws.session.addModel('qwen2.5-instruct@lm-eval')
+    const r = await ws.render.row({ index: 1, variantId: 'conversation', modelIds: ['qwen2.5-instruct@lm-eval'] })
     const m = r.models[0]
     expect(errors(m)).toEqual([])
     expect(m.harness?.label).toBe('lm-evaluation-harness HFLM')
@@ -207,9 +207,9 @@ describe('conversation datasets in the workspace', () => {
       JSON.stringify([{ id: 'a', image: 'red.png', conversations: [{ from: 'human', value: 'Look: <image>\nColour?' }, { from: 'gpt', value: 'Red.' }] }])
     )
     const ws = workspace()
-    await ws.open(join(d, 'llava.json'), { mediaFolder: join(d, 'images') })
-    await ws.addModel('openai-messages')
-    const r = await ws.renderRow({ index: 0, variantId: 'conversation', modelIds: ['openai-messages'] })
+    await ws.session.open(join(d, 'llava.json'), { mediaFolder: join(d, 'images') })
+    await ws.session.addModel('openai-messages')
+    const r = await ws.render.row({ index: 0, variantId: 'conversation', modelIds: ['openai-messages'] })
     expect(r.models[0].messages?.[0].content).toEqual([
       { type: 'text', text: 'Look: ' },
       { type: 'image_url', image_url: { url: 'red.png' } },
@@ -226,9 +226,9 @@ describe('conversation datasets in the workspace', () => {
 describe('the built-in openai-messages profile', () => {
   it('receives an AISBench prompt_mm prompt with no meta template as one user message of parts (was KeyError: role)', async () => {
     const ws = workspace()
-    await ws.open(join(demoCopy(), 'configs/demo_mm_prompt.py'))
-    await ws.addModel('openai-messages')
-    const r = await ws.renderRow({ index: 0, variantId: 'demo-mm-prompt', modelIds: ['openai-messages'] })
+    await ws.session.open(join(demoCopy(), 'configs/demo_mm_prompt.py'))
+    await ws.session.addModel('openai-messages')
+    const r = await ws.render.row({ index: 0, variantId: 'demo-mm-prompt', modelIds: ['openai-messages'] })
     const m = r.models[0]
     expect(errors(m)).toEqual([])
     expect(m.messages?.map((x) => x.role)).toEqual(['user'])
@@ -237,10 +237,10 @@ describe('the built-in openai-messages profile', () => {
 
   it('renders every variant of the demo without an error', async () => {
     const ws = workspace()
-    const p = await ws.open(demoCopy())
-    await ws.addModel('openai-messages')
+    const p = await ws.session.open(demoCopy())
+    await ws.session.addModel('openai-messages')
     for (const v of p.variants) {
-      const r = await ws.renderRow({ index: 0, variantId: v.id, modelIds: ['openai-messages'] })
+      const r = await ws.render.row({ index: 0, variantId: v.id, modelIds: ['openai-messages'] })
       const models = [...r.models, ...(r.items ?? []).flatMap((it) => it.models)]
       expect(models.flatMap((m) => errors(m)), v.id).toEqual([])
     }

@@ -23,86 +23,86 @@ const host: Host = {
 let ws: Workspace
 beforeEach(async () => {
   ws = new Workspace(host, { curation: 'memory' })
-  await ws.open(demoProjectDir())
+  await ws.session.open(demoProjectDir())
 })
 
 const V = 'demo-mm-string'
 
 describe('edits', () => {
   it('render the edited value, keep the original, and undo restores the prompt', async () => {
-    const before = (await ws.renderRow({ index: 0, variantId: V, modelIds: ['demo-chatml'] })).models[0].text!
-    await ws.applyCuration({ indices: [0] }, { kind: 'edit', field: 'question', value: 'Which shape is BLUE?' })
-    const r = await ws.renderRow({ index: 0, variantId: V, modelIds: ['demo-chatml'] })
+    const before = (await ws.render.row({ index: 0, variantId: V, modelIds: ['demo-chatml'] })).models[0].text!
+    await ws.curation.apply({ indices: [0] }, { kind: 'edit', field: 'question', value: 'Which shape is BLUE?' })
+    const r = await ws.render.row({ index: 0, variantId: V, modelIds: ['demo-chatml'] })
     expect(r.models[0].text).toContain('Which shape is BLUE?')
     expect(r.fields.question).toBe('Which shape is BLUE?')
     expect(r.curation?.edits?.question).toEqual({ original: 'Which shape is blue?', value: 'Which shape is BLUE?' })
-    await ws.undoCuration()
-    expect((await ws.renderRow({ index: 0, variantId: V, modelIds: ['demo-chatml'] })).models[0].text).toBe(before)
+    await ws.curation.undo()
+    expect((await ws.render.row({ index: 0, variantId: V, modelIds: ['demo-chatml'] })).models[0].text).toBe(before)
   })
 
   it('reach the export', async () => {
-    await ws.applyCuration({ indices: [1] }, { kind: 'edit', field: 'question', value: 'Count the dots.' })
+    await ws.curation.apply({ indices: [1] }, { kind: 'edit', field: 'question', value: 'Count the dots.' })
     const lines = []
-    for await (const l of ws.lines({ variantId: V, modelIds: ['demo-chatml'], only: 'all', format: 'auto' })) lines.push(l)
+    for await (const l of ws.exports.lines({ variantId: V, modelIds: ['demo-chatml'], only: 'all', format: 'auto' })) lines.push(l)
     expect(String(lines.find((l) => l.index === 1)!.prompt)).toContain('Count the dots.')
     expect(String(lines.find((l) => l.index === 2)!.prompt)).not.toContain('Count the dots.')
   })
 
   it('are refused on more than one row', async () => {
-    await expect(ws.applyCuration({ indices: [0, 1] }, { kind: 'edit', field: 'q', value: 'x' })).rejects.toThrow(/one row at a time/)
+    await expect(ws.curation.apply({ indices: [0, 1] }, { kind: 'edit', field: 'q', value: 'x' })).rejects.toThrow(/one row at a time/)
   })
 })
 
 describe('bulk actions and filters', () => {
   it('accepts every row a filter shows, and one undo takes it back', async () => {
-    await ws.applyCuration({ indices: [0] }, { kind: 'status', status: 'rejected' })
-    const change = await ws.applyCuration({ all: true, filter: { status: ['unreviewed'] } }, { kind: 'status', status: 'accepted' })
+    await ws.curation.apply({ indices: [0] }, { kind: 'status', status: 'rejected' })
+    const change = await ws.curation.apply({ all: true, filter: { status: ['unreviewed'] } }, { kind: 'status', status: 'accepted' })
     expect(change.count).toBe(13)
-    expect((await ws.rowsPage({ start: 0, count: 50, filter: { status: ['accepted'] } })).total).toBe(13)
-    await ws.undoCuration()
-    expect((await ws.rowsPage({ start: 0, count: 50, filter: { status: ['accepted'] } })).total).toBe(0)
-    expect((await ws.rowsPage({ start: 0, count: 50, filter: { status: ['rejected'] } })).items.map((i) => i.index)).toEqual([0])
+    expect((await ws.rows.page({ start: 0, count: 50, filter: { status: ['accepted'] } })).total).toBe(13)
+    await ws.curation.undo()
+    expect((await ws.rows.page({ start: 0, count: 50, filter: { status: ['accepted'] } })).total).toBe(0)
+    expect((await ws.rows.page({ start: 0, count: 50, filter: { status: ['rejected'] } })).items.map((i) => i.index)).toEqual([0])
   })
 
   it('combines search with a filter and tags rows', async () => {
-    await ws.applyCuration({ all: true, query: 'audio' }, { kind: 'tag', tag: 'listening', action: 'add' })
-    const tagged = await ws.rowsPage({ start: 0, count: 50, filter: { tag: 'listening' } })
+    await ws.curation.apply({ all: true, query: 'audio' }, { kind: 'tag', tag: 'listening', action: 'add' })
+    const tagged = await ws.rows.page({ start: 0, count: 50, filter: { tag: 'listening' } })
     expect(tagged.total).toBeGreaterThan(0)
     expect(tagged.items.every((i) => i.tags?.includes('listening'))).toBe(true)
   })
 
   it('filters by media and sorts by a field, descending', async () => {
-    const page = await ws.rowsPage({ start: 0, count: 50, filter: { hasMedia: true }, sort: { by: 'field:id', dir: 'desc' } })
+    const page = await ws.rows.page({ start: 0, count: 50, filter: { hasMedia: true }, sort: { by: 'field:id', dir: 'desc' } })
     expect(page.total).toBeGreaterThan(0)
     const ids = page.items.map((i) => i.preview.split(' · ')[0])
     expect(ids).toEqual([...ids].sort().reverse())
   })
 
   it('shows chosen columns as cells and the row warnings', async () => {
-    const page = await ws.rowsPage({ start: 0, count: 2, columns: ['answer', 'A'] })
+    const page = await ws.rows.page({ start: 0, count: 2, columns: ['answer', 'A'] })
     expect(page.items[0].cells).toEqual({ answer: 'C', A: 'Circle' })
     expect(Array.isArray(page.items[0].warnings)).toBe(true)
   })
 
   it('says so when a bulk target is empty', async () => {
-    await expect(ws.applyCuration({ all: true, query: 'no-such-text-anywhere' }, { kind: 'status', status: 'accepted' })).rejects.toThrow(/empty/)
+    await expect(ws.curation.apply({ all: true, query: 'no-such-text-anywhere' }, { kind: 'status', status: 'accepted' })).rejects.toThrow(/empty/)
   })
 })
 
 describe('models', () => {
   it('adds a library profile and removes it again', async () => {
-    const lib = await ws.models()
-    const extra = lib.find((m) => !ws.current()!.models.some((x) => x.id === m.id))!
-    const r = await ws.addModel(extra.id)
+    const lib = await ws.session.libraryModels()
+    const extra = lib.find((m) => !ws.session.current()!.models.some((x) => x.id === m.id))!
+    const r = await ws.session.addModel(extra.id)
     expect(r.added).toEqual([extra.id])
-    expect(ws.current()!.models.map((m) => m.id)).toContain(extra.id)
-    const render = await ws.renderRow({ index: 0, variantId: V, modelIds: [extra.id] })
+    expect(ws.session.current()!.models.map((m) => m.id)).toContain(extra.id)
+    const render = await ws.render.row({ index: 0, variantId: V, modelIds: [extra.id] })
     expect(render.models[0].modelId).toBe(extra.id)
-    expect(ws.removeModel(extra.id).map((m) => m.id)).not.toContain(extra.id)
+    expect(ws.session.removeModel(extra.id).map((m) => m.id)).not.toContain(extra.id)
   })
 
   it('names the problem when a reference is neither a file nor a profile', async () => {
-    const r = await ws.addModel('/no/such/model-folder')
+    const r = await ws.session.addModel('/no/such/model-folder')
     expect(r.added).toEqual([])
     expect(r.problems[0].message).toMatch(/no such file, folder or built-in profile/)
   })

@@ -22,7 +22,7 @@ beforeAll(async () => {
   const spec = await resolveProjectSpec(demoProjectDir())
   spec.modelFiles = ['qwen2.5-instruct', 'qwen2.5-instruct@lm-eval', SINGLE]
   ws = new Workspace(host, { curation: 'memory' })
-  const summary = await ws.openSpec(spec)
+  const summary = await ws.session.openSpec(spec)
   ids = summary.models.map((m) => m.id)
 })
 afterAll(() => ws.close())
@@ -35,7 +35,7 @@ describe('one profile, three columns', () => {
   })
 
   it('lm-eval keeps the examples as user/assistant turns, with the template SYSTEM text as the task description', async () => {
-    const r = await ws.renderRow({ index: 0, variantId: 'demo-mm-dialogue', modelIds: ['qwen2.5-instruct@lm-eval'] })
+    const r = await ws.render.row({ index: 0, variantId: 'demo-mm-dialogue', modelIds: ['qwen2.5-instruct@lm-eval'] })
     const h = r.models[0].harness!
     expect([h.label, roles(h.chatMessages)]).toEqual([
       'lm-evaluation-harness HFLM',
@@ -44,13 +44,13 @@ describe('one profile, three columns', () => {
   })
 
   it('lm-eval with fewshot_as_multiturn=false joins examples and question in one user message', async () => {
-    const r = await ws.renderRow({ index: 0, variantId: 'demo-mm-dialogue', modelIds: [ids[2]] })
+    const r = await ws.render.row({ index: 0, variantId: 'demo-mm-dialogue', modelIds: [ids[2]] })
     const msgs = r.models[0].harness!.chatMessages as { role: string; content: string }[]
     expect([roles(msgs), msgs[0].content]).toEqual([['system', 'user'], SYSTEM])
   })
 
   it('the single-turn user message joins question and answer with " " and examples with a blank line', async () => {
-    const r = await ws.renderRow({ index: 0, variantId: 'demo-mm-dialogue', modelIds: [ids[2]] })
+    const r = await ws.render.row({ index: 0, variantId: 'demo-mm-dialogue', modelIds: [ids[2]] })
     const user = (r.models[0].harness!.chatMessages as { content: string }[])[1].content
     expect(user).toMatch(/Answer with the letter only\. [ABCD]\n\nQuestion: /)
   })
@@ -64,7 +64,7 @@ describe('what lm-eval cannot or does differently', () => {
   })
 
   it('renders a PPL label as the loglikelihood request: the labels\' shared text as context, the label as continuation', async () => {
-    const r = await ws.renderRow({ index: 0, variantId: 'demo-mm-ppl', modelIds: ['qwen2.5-instruct@lm-eval'] })
+    const r = await ws.render.row({ index: 0, variantId: 'demo-mm-ppl', modelIds: ['qwen2.5-instruct@lm-eval'] })
     const t = r.items![1].models[0].harness!
     expect([t.continuation, t.prompt!.endsWith('Answer: <|im_end|>\n<|im_start|>assistant\nB')]).toEqual(['B', true])
   })

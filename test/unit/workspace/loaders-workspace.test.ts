@@ -56,10 +56,10 @@ describe('workspace with reproduced dataset loaders', () => {
       '{"type": "image", "path": ["a.png"], "question": "What colour?", "answer": "green"}\n'
     )
     const ws = new Workspace(host, { curation: 'memory' })
-    const p = await ws.open(join(d, 'mm.jsonl'))
+    const p = await ws.session.open(join(d, 'mm.jsonl'))
     expect(p.variants.map((v) => v.id)).toEqual(['mm_custom'])
-    await ws.addModel('opencompass-api')
-    const r = await ws.renderRow({ index: 0, variantId: 'mm_custom', modelIds: ['opencompass-api'] })
+    await ws.session.addModel('opencompass-api')
+    const r = await ws.render.row({ index: 0, variantId: 'mm_custom', modelIds: ['opencompass-api'] })
     expect(r.models[0].messages).toEqual([
       {
         role: 'user',
@@ -81,8 +81,8 @@ describe('workspace with reproduced dataset loaders', () => {
     writeFileSync(join(d, 'a.png'), await png())
     writeFileSync(join(d, 'mm.jsonl'), '{"type": "image", "path": ["a.png"], "question": "What colour?", "answer": "green"}\n')
     const ws = new Workspace(host, { curation: 'memory' })
-    await ws.open(join(d, 'mm.jsonl'))
-    const page = await ws.rowsPage({ start: 0, count: 10 })
+    await ws.session.open(join(d, 'mm.jsonl'))
+    const page = await ws.rows.page({ start: 0, count: 10 })
     expect(page.items.flatMap((i) => i.warnings ?? [])).not.toContain('missing-field')
     ws.close()
   })
@@ -99,10 +99,10 @@ describe('workspace with reproduced dataset loaders', () => {
       `mmstar_datasets = ${JSON.stringify([{ abbr: 'mmstar', type: 'MMStarDataset', path: 'data/MMStar.tsv', reader_cfg: { input_columns: ['question'], output_column: 'answer' }, infer_cfg: { prompt_template: MM_TEMPLATE, retriever: { type: 'ZeroRetriever' }, inferencer: { type: 'GenInferencer' } } }])}\n`
     )
     const ws = new Workspace(host, { curation: 'memory' })
-    const p = await ws.open(join(d, 'mmstar.py'))
+    const p = await ws.session.open(join(d, 'mmstar.py'))
     expect(p.dataset.columns.map((c) => c.name).filter((n) => !n.includes('.'))).toEqual(['content', 'answer'])
-    await ws.addModel('opencompass-api')
-    const r = await ws.renderRow({ index: 0, variantId: 'mmstar', modelIds: ['opencompass-api'] })
+    await ws.session.addModel('opencompass-api')
+    const r = await ws.render.row({ index: 0, variantId: 'mmstar', modelIds: ['opencompass-api'] })
     const url = (r.models[0].messages as any)[0].content[0].image_url.url as string
     expect(url).toMatch(/^file:\/\/.*\.promptloom\/cache\/media\/.*\/MMStar_images\/1\.jpg$/)
     expect(r.media[0].url).toBe(`/media?path=${encodeURIComponent(url.slice('file://'.length))}`)
@@ -118,7 +118,7 @@ describe('workspace with reproduced dataset loaders', () => {
       `x_datasets = ${JSON.stringify([{ abbr: 'x', type: 'SomeBenchDataset', path: 'rows.jsonl', reader_cfg: { input_columns: ['question'], output_column: 'answer' }, infer_cfg: { prompt_template: { type: 'PromptTemplate', template: '{question}' }, retriever: { type: 'ZeroRetriever' }, inferencer: { type: 'GenInferencer' } } }])}\n`
     )
     const ws = new Workspace(host, { curation: 'memory' })
-    const p = await ws.open(join(d, 'cfg.py'))
+    const p = await ws.session.open(join(d, 'cfg.py'))
     const named = p.problems.filter((x) => x.message.includes('SomeBenchDataset'))
     expect(named).toHaveLength(1)
     expect(named[0].message).toContain('rows are used as they are in the file')
@@ -132,8 +132,8 @@ describe('workspace with reproduced dataset loaders', () => {
     writeFileSync(join(d, 'q.jsonl'), '{"question_id": 1, "image": "cat.png", "text": "Describe it."}\n')
     writeFileSync(join(d, 'project.json'), JSON.stringify({ dataset: 'q.jsonl', mediaFolder: 'images' }))
     const ws = new Workspace(host, { curation: 'memory' })
-    await ws.open(d)
-    const r = await ws.renderRow({ index: 0, variantId: 'default', modelIds: [] })
+    await ws.session.open(d)
+    const r = await ws.render.row({ index: 0, variantId: 'default', modelIds: [] })
     expect(r.media).toEqual([
       {
         field: 'image',
@@ -151,8 +151,8 @@ describe('workspace with reproduced dataset loaders', () => {
     const b = (await sharp({ create: { width: 4, height: 4, channels: 3, background: '#00f' } }).png().toBuffer()).toString('base64')
     writeFileSync(join(d, 'bench.tsv'), `index\tquestion\tanswer\timage\timage_path\n1\tq1\tA\t${a}\t1.jpg\n2\tq2\tB\t1\t2.jpg\n3\tq3\tC\t"['${a}', '${b}']"\t3.jpg\n`)
     const ws = new Workspace(host, { curation: 'memory' })
-    await ws.open(join(d, 'bench.tsv'))
-    const media = async (i: number) => (await ws.renderRow({ index: i, variantId: 'default', modelIds: [] })).media.map((m) => [m.field, m.kind, !!m.url, m.error ?? null])
+    await ws.session.open(join(d, 'bench.tsv'))
+    const media = async (i: number) => (await ws.render.row({ index: i, variantId: 'default', modelIds: [] })).media.map((m) => [m.field, m.kind, !!m.url, m.error ?? null])
     expect(await media(0)).toEqual([['image', 'image', true, null]])
     expect(await media(1)).toEqual([['image', 'image', true, null]])
     expect(await media(2)).toEqual([['image[0]', 'image', true, null], ['image[1]', 'image', true, null]])
@@ -165,8 +165,8 @@ describe('workspace with reproduced dataset loaders', () => {
     writeFileSync(join(d, 'pics', 'x.png'), await png())
     writeFileSync(join(d, 'q.jsonl'), '{"image": "x.png", "text": "What?"}\n')
     const ws = new Workspace(host, { curation: 'memory' })
-    await ws.open(join(d, 'q.jsonl'), { mediaFolder: join(d, 'pics') })
-    const r = await ws.renderRow({ index: 0, variantId: 'default', modelIds: [] })
+    await ws.session.open(join(d, 'q.jsonl'), { mediaFolder: join(d, 'pics') })
+    const r = await ws.render.row({ index: 0, variantId: 'default', modelIds: [] })
     expect(r.media.map((m) => m.url)).toEqual([`/media?path=${encodeURIComponent(join(d, 'pics', 'x.png'))}`])
     ws.close()
   })

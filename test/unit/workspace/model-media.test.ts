@@ -62,15 +62,15 @@ async function project(): Promise<{ ws: Workspace; dir: string }> {
   writeFileSync(join(dir, 'project.json'), JSON.stringify({ name: 'mm', dataset: 'data/test.jsonl', config: 'configs/mm.py', models: ['chatml.json'] }))
   const ws = new Workspace(host, { curation: 'memory' })
   spaces.push(ws)
-  await ws.open(dir)
+  await ws.session.open(dir)
   return { ws, dir }
 }
 
 describe('model media parts in the matrix', () => {
   it('a vision-language column: its image beside the placeholder, with the URL of the row\'s picture and its real token cost', async () => {
     const { ws } = await project()
-    await ws.addModel('qwen2.5-vl-instruct')
-    const r = await ws.renderRow({ index: 0, variantId: 'mm', modelIds: ['qwen2.5-vl-instruct'] })
+    await ws.session.addModel('qwen2.5-vl-instruct')
+    const r = await ws.render.row({ index: 0, variantId: 'mm', modelIds: ['qwen2.5-vl-instruct'] })
     const m = r.models[0]
     expect(m.text).toContain('<|vision_start|><|image_pad|><|vision_end|>What colour?')
     expect(m.media).toHaveLength(1)
@@ -84,7 +84,7 @@ describe('model media parts in the matrix', () => {
 
   it('an LM meta-template column lists the picture as dropped, still with its URL', async () => {
     const { ws } = await project()
-    const r = await ws.renderRow({ index: 0, variantId: 'mm', modelIds: ['chatml-meta'] })
+    const r = await ws.render.row({ index: 0, variantId: 'mm', modelIds: ['chatml-meta'] })
     const m = r.models[0]
     expect(m.text).toBe('<|im_start|>user\n<|im_end|>\n<|im_start|>assistant\n')
     expect(m.media).toEqual([expect.objectContaining({ modality: 'image', dropped: true, url: r.media[0].url })])

@@ -30,23 +30,23 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }))
 async function opened(): Promise<Workspace> {
   const events: unknown[] = []
   const ws = new Workspace({ ...host, emit: (e, p) => void events.push([e, p]) }, { curation: 'memory' })
-  await ws.open(file)
+  await ws.session.open(file)
   // The media check runs after the open and announces itself with project.changed.
-  for (let k = 0; k < 200 && !ws.current()!.dataset.media; k++) await new Promise((r) => setTimeout(r, 10))
+  for (let k = 0; k < 200 && !ws.session.current()!.dataset.media; k++) await new Promise((r) => setTimeout(r, 10))
   return ws
 }
 
 describe('skipped lines', () => {
   it('are counted by code in the project summary', async () => {
     const ws = await opened()
-    expect(ws.current()!.dataset.skipped).toEqual({ total: 3, byCode: { 'invalid-json': 2, 'not-an-object': 1 } })
+    expect(ws.session.current()!.dataset.skipped).toEqual({ total: 3, byCode: { 'invalid-json': 2, 'not-an-object': 1 } })
   })
 
   it('are listed with their line and byte offset, and exported as JSONL', async () => {
     const ws = await opened()
     const offset = (line: number) => LINES.slice(0, line - 1).reduce((a, l) => a + Buffer.byteLength(l) + 1, 0)
-    expect(ws.skippedLines().map((l) => [l.line, l.offset])).toEqual([3, 7, 11].map((l) => [l, offset(l)]))
-    const r = await ws.exportSkipped({ destination: 'download' })
+    expect(ws.session.skippedLines().map((l) => [l.line, l.offset])).toEqual([3, 7, 11].map((l) => [l, offset(l)]))
+    const r = await ws.exports.skipped({ destination: 'download' })
     expect(r.rows).toBe(3)
     const path = decodeURIComponent(r.downloadUrl!.replace('/download/', ''))
     expect(readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l).line)).toEqual([3, 7, 11])
@@ -64,19 +64,19 @@ describe('skipped lines', () => {
 describe('missing media', () => {
   it('is counted in the summary and found by the "has a warning" filter', async () => {
     const ws = await opened()
-    expect(ws.current()!.dataset.media).toEqual({ rows: 1, missing: 1, refused: 0, unreadable: 0 })
-    const page = await ws.rowsPage({ start: 0, count: 50, filter: { warning: 'any' } })
+    expect(ws.session.current()!.dataset.media).toEqual({ rows: 1, missing: 1, refused: 0, unreadable: 0 })
+    const page = await ws.rows.page({ start: 0, count: 50, filter: { warning: 'any' } })
     expect(page.items.map((r) => [r.index, r.warnings])).toEqual([[4, ['media-missing']]])
-    expect((await ws.rowsPage({ start: 0, count: 50, filter: { warning: 'media' } })).total).toBe(1)
+    expect((await ws.rows.page({ start: 0, count: 50, filter: { warning: 'media' } })).total).toBe(1)
   })
 })
 
 describe('a template draft that cannot be read', () => {
   it('still renders the row asked for, with the error in place', async () => {
     const ws = new Workspace(host, { curation: 'memory' })
-    await ws.open(demoProjectDir())
-    const v = ws.current()!.variants[0].id
-    const r = await ws.templatePreview({ index: 5, variantId: v, modelIds: ['demo-chatml'], edits: [{ target: { variantId: v }, text: '{ broken' }] })
+    await ws.session.open(demoProjectDir())
+    const v = ws.session.current()!.variants[0].id
+    const r = await ws.templates.preview({ index: 5, variantId: v, modelIds: ['demo-chatml'], edits: [{ target: { variantId: v }, text: '{ broken' }] })
     expect(r.render?.index).toBe(5)
     expect(r.render?.problems[0]).toMatchObject({ code: 'template-draft', severity: 'error' })
     expect(r.diagnostics[0].length).toBeGreaterThan(0)
@@ -86,21 +86,21 @@ describe('a template draft that cannot be read', () => {
 describe('search and edits', () => {
   it('tag:NAME finds the rows with that tag', async () => {
     const ws = await opened()
-    await ws.applyCuration({ indices: [2, 5] }, { kind: 'tag', tag: 'hard', action: 'add' })
-    await ws.applyCuration({ indices: [3] }, { kind: 'tag', tag: 'easy', action: 'add' })
-    expect((await ws.rowsPage({ start: 0, count: 50, query: 'tag:hard' })).items.map((r) => r.index)).toEqual([2, 5])
+    await ws.curation.apply({ indices: [2, 5] }, { kind: 'tag', tag: 'hard', action: 'add' })
+    await ws.curation.apply({ indices: [3] }, { kind: 'tag', tag: 'easy', action: 'add' })
+    expect((await ws.rows.page({ start: 0, count: 50, query: 'tag:hard' })).items.map((r) => r.index)).toEqual([2, 5])
   })
 
   it('marks a field derived from an edited one as stale, until it is re-derived', async () => {
     const ws = new Workspace(host, { curation: 'memory' })
-    await ws.open(demoProjectDir())
-    const v = ws.current()!.variants[0].id
-    await ws.applyCuration({ indices: [0] }, { kind: 'edit', field: 'question', value: 'Which shape is BLUE?' })
-    const r = await ws.renderRow({ index: 0, variantId: v, modelIds: [] })
+    await ws.session.open(demoProjectDir())
+    const v = ws.session.current()!.variants[0].id
+    await ws.curation.apply({ indices: [0] }, { kind: 'edit', field: 'question', value: 'Which shape is BLUE?' })
+    const r = await ws.render.row({ index: 0, variantId: v, modelIds: [] })
     expect(r.problems).toContainEqual(expect.objectContaining({ code: 'derived-stale', at: { field: 'content', from: 'question' } }))
     const content = String(r.fields.content).split('Which shape is blue?').join('Which shape is BLUE?')
-    await ws.applyCuration({ indices: [0] }, { kind: 'edit', field: 'content', value: content })
-    expect((await ws.renderRow({ index: 0, variantId: v, modelIds: [] })).problems.some((p) => p.code === 'derived-stale')).toBe(false)
+    await ws.curation.apply({ indices: [0] }, { kind: 'edit', field: 'content', value: content })
+    expect((await ws.render.row({ index: 0, variantId: v, modelIds: [] })).problems.some((p) => p.code === 'derived-stale')).toBe(false)
   })
 })
 

@@ -31,13 +31,13 @@ beforeAll(async () => {
   const spec = await resolveProjectSpec(join(dir, 'MMBench_DEV.tsv'))
   spec.modelFiles = [vl, `${vl}@vlmevalkit`, `${vl}@vlmevalkit,use_custom_prompt=false,system_prompt=Be brief.`]
   ws = new Workspace(host, { curation: 'memory' })
-  const summary = await ws.openSpec(spec)
+  const summary = await ws.session.openSpec(spec)
   variant = summary.variants[0].id
   ids = summary.models.map((m) => m.id)
 })
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-const render = async (index: number, id: string) => (await ws.renderRow({ index, variantId: variant, modelIds: [id] })).models[0]
+const render = async (index: number, id: string) => (await ws.render.row({ index, variantId: variant, modelIds: [id] })).models[0]
 
 describe('VLMEvalKit columns', () => {
   it("use Qwen2-VL's own MCQ prompt with one image part, whatever the config's template", async () => {
