@@ -1,9 +1,8 @@
 // Public API of model profiles: the profile type and validation, renderForModel, and the signals.
 export { parseProfile, selectChatTemplate, modelProfileSchema, PROFILE_FORMATS } from './profile'
 export type { ModelProfile, ModelProfileInput, MetaTemplate, SpecialTokens, ProfileError, ParseProfileResult, ProfileFormat } from './profile'
-export { renderForModel } from './render-for-model'
-export { createModelRenderer, estimateTokens } from './render-core'
-export type { RenderForModel, RenderForModelOptions, RenderForModelResult, RenderInput } from './render-core'
+export { renderForModel, estimateTokens } from './render-for-model'
+export type { RenderForModel, RenderForModelOptions, RenderForModelResult, RenderInput } from './render-for-model'
 export type { Signal, SignalCode, SignalSeverity, TokenCount, ProfileFacts } from './signals'
 export { computeSignals, probeProfile } from './signals'
 export type { ChatMessage, OutputMessage, FormatRenderers, PromptListItem } from './renderers'

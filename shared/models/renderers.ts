@@ -1,7 +1,6 @@
 // The narrow interface renderForModel needs from each prompt-format implementation, in one normalized shape.
-// Keeping it an interface (rather than importing the formats here) lets the dispatch and the signals be tested
-// against any implementation, and keeps one adapter file (default-renderers.ts) as the only place that knows the
-// formats' own call signatures.
+// One adapter file (default-renderers.ts) implements it and is the only place that knows the formats' own call
+// signatures.
 
 export interface ChatMessage {
   role: string

@@ -1,5 +1,5 @@
 // Main-process model services: the built-in profile library, imports from model folders and OpenCompass
-// configs, token counting, and resolving a "--model" reference.
+// configs, token counting (a "--model" reference is resolved by main/services/workspace/load-models.ts).
 export { loadProfileLibrary, loadProfileFile } from './profile-library'
 export type { ProfileLibrary, ProfileLoadError } from './profile-library'
 export { importProfileFromModelFolder, modelNameFromPath, tokenText } from './import-model-folder'
@@ -8,5 +8,3 @@ export { importProfileFromOpenCompassConfig, profileFromOpenCompassModel } from 
 export type { ConfigImportResult, OpenCompassConfigLoader } from './import-opencompass-config'
 export { loadHfTokenizer, exactCounter, estimateCounter, tokenCounterForProfile } from './tokenizer'
 export type { TokenCounter, Encoded, TokenizerLoadError } from './tokenizer'
-export { resolveProfile, renderWithProfile } from './resolve-profile'
-export type { ResolveProfileResult } from './resolve-profile'

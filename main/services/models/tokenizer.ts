@@ -6,7 +6,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path'
 import { Tokenizer } from '@huggingface/tokenizers'
 import type { ModelProfile } from '../../../shared/models/profile'
 import type { TokenCount } from '../../../shared/models/signals'
-import { estimateTokens } from '../../../shared/models/render-core'
+import { estimateTokens } from '../../../shared/models/render-for-model'
 
 export interface Encoded {
   ids: number[]

@@ -78,22 +78,24 @@ describe('importProfileFromOpenCompassConfig', () => {
   })
 })
 
-describe('resolveProfile', () => {
+// What the app, the CLI and export call for a model reference (a project's models, Add model, --model).
+describe('loadModels', () => {
   it.each([
     ['a library id', 'qwen3', 'qwen3'],
     ['a model folder', join(__dirname, '../../fixtures/models/plain-folder'), 'plain-folder'],
     ['an OpenCompass config', join(FIX, 'models.json'), 'llama-2-7b-chat-hf'],
     ['a profile file', join(__dirname, '../../../assets/profiles/phi-4.json'), 'phi-4']
   ])('resolves %s', async (_label, ref, id) => {
-    const { resolveProfile } = await import('../../../main/services/models/resolve-profile')
-    const r = await resolveProfile(ref)
-    expect(r.ok && r.profile.id).toBe(id)
+    const { loadModels } = await import('../../../main/services/workspace/load-models')
+    const r = await loadModels([ref])
+    expect(r.problems).toEqual([])
+    expect(r.models[0]?.profile.id).toBe(id)
   })
 
-  it('lists the library ids when nothing matches', async () => {
-    const { resolveProfile } = await import('../../../main/services/models/resolve-profile')
-    const r = await resolveProfile('no-such-model')
-    expect(r.ok).toBe(false)
-    if (!r.ok) expect(r.errors[0].message).toContain('qwen2.5-instruct')
+  it('says what a reference that matches nothing is not', async () => {
+    const { loadModels } = await import('../../../main/services/workspace/load-models')
+    const r = await loadModels(['no-such-model'])
+    expect(r.models).toEqual([])
+    expect(r.problems[0].message).toBe('no-such-model: no such file, folder or built-in profile')
   })
 })

@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { createModelRenderer } from '../../../shared/models/render-core'
 import { parseProfile, type ModelProfile } from '../../../shared/models/profile'
+import { renderForModel as render } from '../../../shared/models/render-for-model'
 import type { ChatMessage } from '../../../shared/models/renderers'
-import { stubRenderers } from './stub-renderers'
-
-const render = createModelRenderer(stubRenderers)
 
 function profile(p: Record<string, unknown>): ModelProfile {
   const r = parseProfile({ id: 'p', name: 'P', family: 'test', context_length: 4096, ...p })
