@@ -1,4 +1,4 @@
-// Checks the committed demo project (assets/demo, made by main/bin/make-demo.mjs) is whole: the project file
+// Checks the committed demo project (assets/demo, made by test/tools/make-demo.mjs) is whole: the project file
 // points at real files, every row is a well-formed multiple-choice item whose media opens, and the model
 // profiles' .py and JSON twins carry the same meta template.
 import { existsSync, readFileSync, readdirSync } from 'node:fs'

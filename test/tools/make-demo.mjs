@@ -4,8 +4,11 @@
 // The generated files are committed; this script is the record of how they were made, so anyone can
 // rebuild them and get the same bytes (given the same sharp/libvips, espeak-ng and sox versions).
 //
-//   node main/bin/make-demo.mjs                 # rewrite assets/demo and assets/icons in place
-//   node main/bin/make-demo.mjs --out /tmp/x    # write <x>/demo and <x>/icons instead (to diff)
+//   node test/tools/make-demo.mjs                 # rewrite assets/demo and assets/icons in place
+//   node test/tools/make-demo.mjs --out /tmp/x    # write <x>/demo and <x>/icons instead (to diff)
+//   … --no-audio                                  # leave the spoken clips out (no espeak-ng/sox here)
+//
+// test/unit/demo/make-demo.test.ts regenerates into a temporary folder and compares with the committed bytes.
 //
 // Needs: sharp (npm dependency; renders SVG, writes png/jpeg/webp/gif), espeak-ng and sox with
 // libsox-fmt-mp3 (Debian packages) on PATH. Every drawing is plain SVG defined below, so each
@@ -16,18 +19,11 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } 
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join, relative, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 // sharp is CommonJS; resolve it from the repo so the script works from any cwd.
 const sharp = createRequire(join(REPO, 'package.json'))('sharp')
-
-const outArg = process.argv.indexOf('--out')
-const ASSETS = outArg > 0 ? resolve(process.argv[outArg + 1]) : join(REPO, 'assets')
-const DEMO = join(ASSETS, 'demo')
-const ICONS = join(ASSETS, 'icons')
-const DATA = join(DEMO, 'data')
-const MEDIA = join(DATA, 'media')
 
 const FONT = 'DejaVu Sans'
 
@@ -283,7 +279,7 @@ const AUDIO = {
   'countdown.wav': 'Three. Two. One.'
 }
 
-function renderAudio(sentence, file, work) {
+function renderAudio(sentence, file, work, MEDIA) {
   const raw = join(work, 'raw.wav')
   const wav = join(work, 'clean.wav')
   execFileSync('espeak-ng', ['-v', 'en-us', '-s', '150', '-w', raw, sentence])
@@ -578,10 +574,10 @@ const MODELS = [
       eos_token_id: 151645
     },
     maxSeqLen: 2048,
-    model: (meta) =>
+    model: (meta, maxSeqLen) =>
       `    dict(\n        type=VLLM,\n        abbr='chatml-7b',\n        path='Qwen/Qwen1.5-7B-Chat',\n` +
       `        model_kwargs=dict(tensor_parallel_size=1),\n        meta_template=${meta},\n` +
-      `        max_out_len=100,\n        max_seq_len=2048,\n        batch_size=32,\n` +
+      `        max_out_len=100,\n        max_seq_len=${maxSeqLen},\n        batch_size=32,\n` +
       `        generation_kwargs=dict(temperature=0),\n        end_str='<|im_end|>',\n` +
       `        run_cfg=dict(num_gpus=1, num_procs=1),\n    )`
   },
@@ -602,11 +598,11 @@ const MODELS = [
       reserved_roles: [{ role: 'SYSTEM', begin: '<|start_header_id|>system<|end_header_id|>\n\n', end: '<|eot_id|>' }]
     },
     maxSeqLen: 2048,
-    model: (meta) =>
+    model: (meta, maxSeqLen) =>
       `    dict(\n        type=HuggingFaceCausalLM,\n        abbr='llama-3-8b-instruct-hf',\n` +
       `        path='meta-llama/Meta-Llama-3-8B-Instruct',\n        model_kwargs=dict(device_map='auto'),\n` +
       `        tokenizer_kwargs=dict(\n            padding_side='left',\n            truncation_side='left',\n            use_fast=False,\n        ),\n` +
-      `        meta_template=${meta},\n        max_out_len=100,\n        max_seq_len=2048,\n        batch_size=8,\n` +
+      `        meta_template=${meta},\n        max_out_len=100,\n        max_seq_len=${maxSeqLen},\n        batch_size=8,\n` +
       `        run_cfg=dict(num_gpus=1, num_procs=1),\n` +
       `        generation_kwargs={'eos_token_id': [128001, 128009]},\n        batch_padding=True,\n    )`
   },
@@ -627,13 +623,13 @@ const MODELS = [
       eos_token_id: 92542
     },
     maxSeqLen: 2048,
-    model: (meta) =>
+    model: (meta, maxSeqLen) =>
       `    dict(\n        type=HuggingFaceCausalLM,\n        abbr='internlm2-chat-7b-hf',\n        path='internlm/internlm2-chat-7b',\n` +
       `        tokenizer_path='internlm/internlm2-chat-7b',\n` +
       `        model_kwargs=dict(\n            trust_remote_code=True,\n            device_map='auto',\n        ),\n` +
       `        tokenizer_kwargs=dict(\n            padding_side='left',\n            truncation_side='left',\n` +
       `            use_fast=False,\n            trust_remote_code=True,\n        ),\n` +
-      `        max_out_len=100,\n        max_seq_len=2048,\n        batch_size=8,\n        meta_template=${meta},\n` +
+      `        max_out_len=100,\n        max_seq_len=${maxSeqLen},\n        batch_size=8,\n        meta_template=${meta},\n` +
       `        run_cfg=dict(num_gpus=1, num_procs=1),\n        end_str='<|im_end|>',\n` +
       `        generation_kwargs={'eos_token_id': [2, 92542]},\n        batch_padding=True,\n    )`
   }
@@ -689,7 +685,7 @@ models = [
 }
 
 function modelPy(m) {
-  return `${m.header}\n${m.importLine}\n\n_meta_template = ${py(m.meta)}\n\nmodels = [\n${m.model('_meta_template')},\n]\n`
+  return `${m.header}\n${m.importLine}\n\n_meta_template = ${py(m.meta)}\n\nmodels = [\n${m.model('_meta_template', m.maxSeqLen)},\n]\n`
 }
 
 function modelJson(m) {
@@ -704,6 +700,8 @@ function modelJson(m) {
         meta_parser: 'lm',
         meta_template: m.meta,
         context_length: m.maxSeqLen,
+        // The config's max_seq_len: OpenCompass's inferencers drop in-context examples to fit it.
+        max_seq_len: m.maxSeqLen,
         tokenizer: { kind: 'estimate' }
       },
       null,
@@ -955,7 +953,7 @@ string-template and a dialogue-template variant (FixKRetriever over train rows 0
 \`type\`, \`path\`, \`question\`, \`answer\`) through MMPromptTemplate, and \`models/\` holds three OpenCompass
 model profiles (ChatML/Qwen1.5, Llama-3 and InternLM2 with a SYSTEM role), each as an OpenCompass \`.py\` config and a
 JSON twin, and two AISBench model configs (\`vllm_api_chat.py\`, VLLMCustomAPIChat; \`qwen2_5_vl.py\`,
-HuggingFacewithChatTemplate over the built-in Qwen2.5-VL profile). Everything here, and the app icon in \`assets/icons/\`, is generated by \`node main/bin/make-demo.mjs\`;
+HuggingFacewithChatTemplate over the built-in Qwen2.5-VL profile). Everything here, and the app icon in \`assets/icons/\`, is generated by \`node test/tools/make-demo.mjs\`;
 rerun it to rebuild the files byte for byte (text is drawn in DejaVu Sans).
 `
 
@@ -1009,18 +1007,28 @@ function sizeOf(dir) {
   return total
 }
 
-async function main() {
+/**
+ * Writes the demo project to `<assets>/demo` and the icon to `<assets>/icons`. `audio: false` leaves the spoken
+ * clips out (they need espeak-ng and sox); `log: false` skips the manifest.
+ */
+export async function makeDemo(assets, { audio = true, log = true } = {}) {
+  const DEMO = join(assets, 'demo')
+  const ICONS = join(assets, 'icons')
+  const DATA = join(DEMO, 'data')
+  const MEDIA = join(DATA, 'media')
   // Only the folders this script owns are replaced, so stale media never lingers.
   for (const d of ['data', 'configs', 'models']) rmSync(join(DEMO, d), { recursive: true, force: true })
   mkdirSync(MEDIA, { recursive: true })
 
   for (const [file, spec] of Object.entries(IMAGES)) write(join(MEDIA, file), await renderImage(spec.svg, file))
 
-  const work = mkdtempSync(join(tmpdir(), 'make-demo-'))
-  try {
-    for (const [file, sentence] of Object.entries(AUDIO)) renderAudio(sentence, file, work)
-  } finally {
-    rmSync(work, { recursive: true, force: true })
+  if (audio) {
+    const work = mkdtempSync(join(tmpdir(), 'make-demo-'))
+    try {
+      for (const [file, sentence] of Object.entries(AUDIO)) renderAudio(sentence, file, work, MEDIA)
+    } finally {
+      rmSync(work, { recursive: true, force: true })
+    }
   }
 
   write(join(DATA, 'train.jsonl'), jsonl(trainRows()))
@@ -1042,6 +1050,7 @@ async function main() {
   write(join(ICONS, 'icon.png'), await sharp(Buffer.from(icon)).png({ compressionLevel: 9 }).toBuffer())
 
   // A short manifest, so a rerun shows at a glance that every file opens and how long each clip is.
+  if (!log) return
   for (const file of readdirSync(MEDIA).sort()) {
     const p = join(MEDIA, file)
     if (/\.(wav|mp3)$/.test(file)) {
@@ -1055,4 +1064,10 @@ async function main() {
   console.log(`${relative(REPO, DEMO) || DEMO}: ${sizeOf(DEMO)} B total`)
 }
 
-await main()
+/** The spoken clips (made with espeak-ng and sox): the files `audio: false` leaves out. */
+export const AUDIO_FILES = Object.keys(AUDIO).map((f) => `demo/data/media/${f}`)
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  const outArg = process.argv.indexOf('--out')
+  await makeDemo(outArg > 0 ? resolve(process.argv[outArg + 1]) : join(REPO, 'assets'), { audio: !process.argv.includes('--no-audio') })
+}
