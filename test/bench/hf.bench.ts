@@ -4,8 +4,9 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Template } from '@huggingface/jinja'
 import { compileChatTemplate, renderChatTemplate, type RenderOptions } from '../../shared/formats/hf'
+import { SHARED_DIR } from '../support/shared-dir'
 
-const TEMPLATES = join(__dirname, '../../../shared/chat-templates/templates')
+const TEMPLATES = join(SHARED_DIR, 'chat-templates/templates')
 const load = (name: string): string => readFileSync(join(TEMPLATES, `${name}.jinja`), 'utf8')
 
 const tools = [

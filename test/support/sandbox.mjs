@@ -1,6 +1,7 @@
-// One throwaway folder per test run. Every suite (vitest, conformance, end-to-end) runs with TMPDIR and the user
-// config folder pointed inside it, so nothing a test or a spawned CLI writes can land in
-// the real /tmp, in ~/.config or in the checkout, and removing this one folder at the end puts /tmp back as it was.
+// One throwaway folder per test run. Every suite (vitest, conformance, end-to-end) runs with TMPDIR, the user config
+// folder and the cache folder (dataset indexes, thumbnails, loader caches) pointed inside it, so nothing a test or a
+// spawned CLI writes can land in the real /tmp, in ~/.config, in ~/.cache or in the checkout, and removing this one
+// folder at the end puts them back as they were.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -8,10 +9,11 @@ import { join } from 'node:path'
 /** Creates the run folder and points the environment of this process (and every child it spawns) into it. */
 export function enterSandbox(prefix = 'promptloom-test-') {
   const dir = mkdtempSync(join(tmpdir(), prefix))
-  const saved = { TMPDIR: process.env.TMPDIR, XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME }
-  for (const sub of ['tmp', 'config']) mkdirSync(join(dir, sub))
+  const saved = { TMPDIR: process.env.TMPDIR, XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME, XDG_CACHE_HOME: process.env.XDG_CACHE_HOME }
+  for (const sub of ['tmp', 'config', 'cache']) mkdirSync(join(dir, sub))
   process.env.TMPDIR = join(dir, 'tmp')
   process.env.XDG_CONFIG_HOME = join(dir, 'config')
+  process.env.XDG_CACHE_HOME = join(dir, 'cache')
   return {
     dir,
     leave() {

@@ -30,8 +30,9 @@ export interface FileStamp {
   hash: string
 }
 
+/** $XDG_CACHE_HOME/promptloom (default ~/.cache/promptloom), where the loaders' and the compile caches also live. */
 export function defaultCacheDir(): string {
-  return path.join(os.homedir(), '.cache', 'promptloom')
+  return path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'promptloom')
 }
 
 export async function stampOf(file: string): Promise<FileStamp> {

@@ -25,7 +25,7 @@ const repo = resolve(opt('--repo') ?? join(__dirname, '../../..'))
 const family = (opt('--family') ?? 'opencompass') as 'opencompass' | 'aisbench'
 const perConfig = Number(opt('--per-config') ?? 3)
 const work = resolve(opt('--work') ?? join(repo, 'test-output', 'config-bench'))
-const shared = resolve(opt('--shared') ?? join(__dirname, '../../../../shared'))
+const shared = resolve(opt('--shared') ?? process.env.PROMPTLOOM_SHARED ?? join(__dirname, '../../../../shared'))
 const [tree, upFile] = args
 if (!tree || !upFile) {
   console.error('usage: measure-renders.ts TREE up.jsonl --family opencompass|aisbench [--repo DIR] [--per-config N]')
