@@ -1,5 +1,5 @@
 // Dataset benchmark: `npx tsx test/bench/datasets.bench.ts [rows] [rounds]`. Generates a JSONL file in /tmp (never
-// in the repo), then prints each figure beside its anchor measured in the same run: index vs `wc -l`, the whole open
+// in the repo; removed at the end unless PL_BENCH_KEEP=1 keeps it for another run), then prints each figure beside its anchor measured in the same run: index vs `wc -l`, the whole open
 // (index + validation) vs a Python json.loads loop over the lines, first rows, cached reopen, random row reads, memory.
 //
 // Robust on a shared 2-core machine: each figure and its anchor are measured in alternation, several rounds, and
@@ -7,16 +7,19 @@
 // Memory is measured twice: in this process (which carries tsx's loader thread), and in a clean child process
 // running the bundled code as the app's main process does; the child's figure is the one the goal is about.
 import { execFileSync } from 'node:child_process'
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, statSync } from 'node:fs'
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { buildSync } from 'esbuild'
 import { CancelledError, openDataset } from '../../main/services/datasets'
 import { configureWorkers, parallelism, shutdownWorkers, warmWorkers } from '../../main/services/workers/pool'
+import { machineLine } from './upstream-anchor'
 
 const ROWS = Number(process.argv[2] ?? 1_000_000)
 const ROUNDS = Math.max(1, Number(process.argv[3] ?? 5))
-const FILE = `/tmp/promptloom-bench-${ROWS}.jsonl`
+const FILE = path.join(os.tmpdir(), `promptloom-bench-${ROWS}.jsonl`)
+/** Folders this run made (bundles, the index cache): removed at the end. */
+const made: string[] = []
 const WORDS = 'the quick brown fox jumps over a lazy dog while models answer which option is correct given context'.split(' ')
 
 async function generate(): Promise<void> {
@@ -49,7 +52,9 @@ function bundle(entry: { file: string } | { code: string }, name: string): strin
   // Under node_modules/.cache, not /tmp: the bundle's external packages (sharp, hyparquet…) resolve from there.
   const cache = path.join(root, 'node_modules', '.cache')
   mkdirSync(cache, { recursive: true })
-  const outfile = path.join(mkdtempSync(path.join(cache, 'pl-bench-')), name)
+  const dir = mkdtempSync(path.join(cache, 'pl-bench-'))
+  made.push(dir)
+  const outfile = path.join(dir, name)
   buildSync({
     ...('file' in entry ? { entryPoints: [entry.file] } : { stdin: { contents: entry.code, resolveDir: root, loader: 'ts' as const } }),
     bundle: true,
@@ -119,6 +124,7 @@ async function main(): Promise<void> {
   configureWorkers({ workerFile, maxWorkers: 2 })
   warmWorkers()
   const size = statSync(FILE).size
+  console.log(machineLine())
   console.log(`file: ${FILE}  ${mb(size)}, ${ROWS} rows, workers: ${parallelism()}, rounds: ${ROUNDS}, load average ${os.loadavg()[0].toFixed(1)} on ${os.availableParallelism()} cores`)
   execFileSync('cat', [FILE], { stdio: ['ignore', 'ignore', 'ignore'] }) // warm the page cache
 
@@ -170,6 +176,7 @@ async function main(): Promise<void> {
   const openPeak = peak
 
   const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'pl-bench-cache-'))
+  made.push(cacheDir)
   await openDataset(FILE, { cacheDir }) // fills the cache; the handle is dropped
   const t1 = performance.now()
   const cached = await openDataset(FILE, { cacheDir })
@@ -216,4 +223,7 @@ async function main(): Promise<void> {
   console.log(`memory, this tsx process (carries tsx's loader thread): baseline ${mb(baseline)}, peak during opens ${mb(openPeak)}, whole run ${mb(peak)}`)
 }
 
-void main()
+void main().finally(() => {
+  for (const d of made) rmSync(d, { recursive: true, force: true })
+  if (!process.env.PL_BENCH_KEEP) rmSync(FILE, { force: true })
+})

@@ -1,13 +1,13 @@
 // Throughput of the OpenCompass/AISBench engine (prepare once + renderRow per row), beside upstream Python doing the
 // same work on the same rows in the same run, with spans off (bulk paths) and on (what the UI asks for, one row at a
 // time).
-//   OC_CHECKOUT=<opencompass tree> AIS_CHECKOUT=<aisbench tree> npx tsx test/bench/engine.bench.ts
+//   npx tsx test/bench/engine.bench.ts   (upstream trees: OC_CHECKOUT / AIS_CHECKOUT, else ../upstream-trees)
 // The cases, templates and rows are those of ../shared/upstream/perf/scripts/oc_prompt_bench.py (rows from its
-// synth.py), so both sides build identical prompts. Without a checkout the upstream figure is a fixed anchor and is
-// printed as such.
+// synth.py), so both sides build identical prompts. Without an upstream tree the upstream figure is a fixed anchor
+// and is printed as such, with its date and machine.
 import { preparePipeline, renderRow } from '../../shared/engine'
 import type { PipelineInput } from '../../shared/engine'
-import { measureUpstream, synthRows, type UpstreamFigures } from './upstream-anchor'
+import { machineLine, measureUpstream, synthRows, type UpstreamFigures } from './upstream-anchor'
 
 const N = 10_000
 const train = synthRows(100, 1, 't').map(({ question, answer }) => ({ question, answer }))
@@ -127,6 +127,7 @@ function bench(name: string, input: PipelineInput, upstream: { rate: number; lab
   )
 }
 
+console.log(machineLine())
 const up: UpstreamFigures = measureUpstream(N)
 console.log(`${N.toLocaleString('en-US')} rows each; upstream = OpenCompass/AISBench Python building the same prompts from the same rows`)
 if (up.note) console.log(up.note)

@@ -1,11 +1,12 @@
 // The whole job, as a person runs it: `promptloom render` as a process (start, config, dataset, every row, the
 // file written) on ../shared/upstream/render-job's 100,000-row job, beside upstream OpenCompass doing the same job
 // (upstream_render_job.py: read the JSONL, build every prompt with the real modules, write JSONL) in the same run
-// when OC_CHECKOUT names an exported OpenCompass tree; otherwise beside the last figure measured here, with its date.
+// when an exported OpenCompass tree is here (OC_CHECKOUT, else ../upstream-trees/opencompass); otherwise beside the
+// last figure measured, printed as a fixed anchor with its date and machine.
 // The prompts of both sides are compared, and promptloom's output must be the same bytes with 1 thread and with
 // several. Also: 3 models in one job against 1 model (a row is read, parsed and built once; each model adds only
 // its own formatting).
-//   OC_CHECKOUT=<opencompass tree> npx tsx test/bench/render.bench.ts [rows] [reps]
+//   npx tsx test/bench/render.bench.ts [rows] [reps]
 // Wall-clock figures are medians of `reps` runs (default 5) interleaved with the other cases; the machine may be
 // shared, so CPU time (user + sys of the process and its threads) is printed beside them.
 import { execFileSync, spawn } from 'node:child_process'
@@ -13,6 +14,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { SHARED_DIR } from '../support/shared-dir'
+import { machineLine, upstreamTree } from './upstream-anchor'
 
 const ROWS = Number(process.argv[2] ?? 100_000)
 const REPS = Math.max(1, Number(process.argv[3] ?? 5))
@@ -20,9 +22,9 @@ const root = join(__dirname, '../..')
 const cli = join(root, 'out/main/cli.js')
 const JOB = join(SHARED_DIR, 'upstream/render-job')
 
-// Last upstream whole-job figures measured on this machine kind (2 cores, Python 3.11, OpenCompass a5acc4b), for
-// runs without OC_CHECKOUT: wall seconds for 100,000 rows (CPU 1.44 / 28.2 / 28.3 s), from this bench's own run.
-const LAST_UPSTREAM = { date: '2026-11-24', s: { string: 1.98, dialogue: 35.2, api: 38.4 } as Record<string, number> }
+// Last upstream whole-job figures, for runs with no OpenCompass tree here: wall seconds for 100,000 rows (CPU 1.44 /
+// 28.2 / 28.3 s), from this bench's own run on the machine named below.
+const LAST_UPSTREAM = { date: '2026-11-24', machine: '2 cores, Python 3.11, OpenCompass a5acc4b', s: { string: 1.98, dialogue: 35.2, api: 38.4 } as Record<string, number> }
 
 interface Run {
   wall: number
@@ -69,6 +71,7 @@ async function main(): Promise<void> {
     }
     const out = (name: string) => join(dir, `${name.replace(/\W+/g, '_')}.jsonl`)
     const node = process.execPath
+    console.log(machineLine())
     console.log(`${ROWS.toLocaleString('en-US')} rows, ${availableParallelism()} cores; promptloom = \`node out/main/cli.js render … --out F\` as a whole process, median of ${REPS} interleaved runs`)
 
     // Same bytes on 1 thread and on several, for every case.
@@ -90,10 +93,10 @@ async function main(): Promise<void> {
     }
 
     // Upstream: the same job with the real OpenCompass modules, once per case (each takes tens of seconds).
-    const oc = process.env.OC_CHECKOUT
+    const oc = upstreamTree('opencompass')
     const upstream: Record<string, { s: number; label: string }> = {}
     for (const c of ['dialogue', 'api', 'string']) {
-      if (oc && existsSync(oc)) {
+      if (oc) {
         const up = join(dir, `up-${c}.jsonl`)
         const r = await timed('python3', [join(JOB, 'upstream_render_job.py'), c, join(dir, 'data'), up], { ...process.env, OC_CHECKOUT: oc })
         upstream[c] = { s: r.wall, label: `measured in this run (CPU ${f2(r.cpu)} s)` }
@@ -109,7 +112,7 @@ async function main(): Promise<void> {
           process.exitCode = 1
         }
         rmSync(up)
-      } else upstream[c] = { s: (LAST_UPSTREAM.s[c] * ROWS) / 100_000, label: `last measured ${LAST_UPSTREAM.date} on this machine kind, not in this run (OC_CHECKOUT not set)` }
+      } else upstream[c] = { s: (LAST_UPSTREAM.s[c] * ROWS) / 100_000, label: `FIXED anchor, not measured in this run (no OpenCompass tree here): ${LAST_UPSTREAM.date}, ${LAST_UPSTREAM.machine}` }
     }
 
     const line = (name: string, goal: string, up?: { s: number; label: string }) => {

@@ -331,6 +331,8 @@ async function runSize(h: Harness, rows: number): Promise<Result> {
     serve?.stop()
     rmSync(home, { recursive: true, force: true })
     rmSync(state, { recursive: true, force: true })
+    // /tmp is left as it was found (PL_BENCH_KEEP=1 keeps the dataset for another run).
+    if (!process.env.PL_BENCH_KEEP) rmSync(file, { force: true })
   }
 }
 
