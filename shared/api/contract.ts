@@ -45,8 +45,16 @@ const column = z.string().min(1).max(300)
 const recipe = z
   .object({
     abbr: z.string().min(1).max(120).regex(/^[\w.-]+$/, 'letters, digits, _ . - only'),
-    shape: z.enum(['string', 'dialogue']),
-    roles: z.object({ question: column.optional(), choices: z.array(column).max(26), answer: column.optional(), context: column.optional() }).strict(),
+    shape: z.enum(['string', 'dialogue', 'multimodal']),
+    roles: z
+      .object({
+        question: column.optional(),
+        choices: z.array(column).max(26),
+        answer: column.optional(),
+        context: column.optional(),
+        media: z.array(z.object({ column, kind: z.enum(['image', 'audio', 'video']) }).strict()).max(16).optional()
+      })
+      .strict(),
     sections: z
       .array(
         z.object({ id: z.string().min(1).max(64), name: z.string().max(120), template: z.string().max(100_000), enabled: z.boolean(), wraps: z.array(z.string().max(64)).max(32).optional() }).strict()

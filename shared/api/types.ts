@@ -408,6 +408,8 @@ export interface BuilderCheck {
 export interface BuilderSaved {
   config: string
   schema: string
+  /** The multimodal shape's data file (each row with its composed content), which the config reads. */
+  data?: string
 }
 
 /** A prompt-builder section saved for reuse (in the user's config folder, across projects). */

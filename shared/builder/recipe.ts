@@ -2,9 +2,11 @@
 // shape (plain string or dialogue), named sections (TFRobot's composition: system, instruction, examples, context,
 // question, choices, answer cue — each a small template, reorderable, switchable; a wrap section renders the sections
 // it wraps and places the result in its own template), and how in-context examples are chosen. buildVariant turns it
-// into an ordinary OpenCompass reader_cfg + infer_cfg, so what the matrix shows is what the harness will run.
+// into an ordinary OpenCompass reader_cfg + infer_cfg (AISBench's MMPromptTemplate for the multimodal shape), so what
+// the matrix shows is what the harness will run.
+import { CONTENT_SPEC_KEY, type ContentSpec, type MediaColumn } from './mm-content'
 
-export type Shape = 'string' | 'dialogue'
+export type Shape = 'string' | 'dialogue' | 'multimodal'
 export type Selector = { kind: 'none' } | { kind: 'fixed'; ids: number[] } | { kind: 'random'; k: number; seed: number } | { kind: 'bm25'; k: number }
 
 export interface ColumnRoles {
@@ -13,6 +15,8 @@ export interface ColumnRoles {
   choices: string[]
   answer?: string
   context?: string
+  /** Media columns (image, audio, video) in the order their parts go; read by the multimodal shape. */
+  media?: MediaColumn[]
 }
 
 export interface Section {
@@ -48,16 +52,28 @@ const NAME_HINTS: Record<'question' | 'answer' | 'context', RegExp> = {
   context: /^(context|passage|document|hint|article|background)$/i
 }
 
-/** Column roles guessed from names (question/answer/context, option columns A–Z or option_a…), for the person to confirm. */
-export function guessRoles(columns: string[]): ColumnRoles {
+const MEDIA_NAME = /^(image|img|picture|photo|audio|speech|video|clip)(_?\d+|_path|s)?$/i
+
+/**
+ * Column roles guessed from names (question/answer/context, option columns A–Z or option_a…) and, for media, from
+ * what the reader found in the cells (`media` kinds by column) or the name; for the person to confirm.
+ */
+export function guessRoles(columns: string[], mediaKinds: Record<string, MediaColumn['kind']> = {}): ColumnRoles {
   const pick = (re: RegExp) => columns.find((c) => re.test(c))
   let choices = columns.filter((c) => /^[A-J]$/.test(c)).sort()
   if (choices.length < 2) choices = columns.filter((c) => /^(option|choice)[_ ]?[a-j1-9]$/i.test(c)).sort()
+  const kindByName = (c: string): MediaColumn['kind'] => (/audio|speech/i.test(c) ? 'audio' : /video|clip/i.test(c) ? 'video' : 'image')
+  // VLMEvalKit writes `image_path` beside a base64 `image`: the picture is one, not two.
+  const media = columns
+    .filter((c) => mediaKinds[c] || MEDIA_NAME.test(c))
+    .filter((c) => !(c === 'image_path' && columns.includes('image')))
+    .map((c) => ({ column: c, kind: mediaKinds[c] ?? kindByName(c) }))
   return {
     question: pick(NAME_HINTS.question),
     answer: columns.find((c) => NAME_HINTS.answer.test(c) && !choices.includes(c)),
     context: pick(NAME_HINTS.context),
-    choices: choices.length >= 2 ? choices : []
+    choices: choices.length >= 2 ? choices : [],
+    ...(media.length ? { media } : {})
   }
 }
 
@@ -130,8 +146,53 @@ function splitAtExamples(r: Recipe): { head: Section[]; body: Section[] } {
   return { head: r.sections.slice(0, k), body: r.sections.slice(k + 1) }
 }
 
-/** The recipe as OpenCompass configs spell it (PromptTemplate, retriever, GenInferencer). */
+/** The prompt_mm slots format_mm fills from content segments: text as it is, each media kind as a URL part. */
+function promptMm(media: MediaColumn[]): Record<string, unknown> {
+  const mm: Record<string, unknown> = { text: { type: 'text', text: '{question}' } }
+  for (const kind of ['image', 'video', 'audio'] as const) {
+    if (media.some((m) => m.kind === kind)) mm[kind] = { type: `${kind}_url`, [`${kind}_url`]: { url: `{${kind}}` } }
+  }
+  return mm
+}
+
+/** Examples for the multimodal shape: fixed rows only (they are written into each row's content). */
+export function multimodalExamples(r: Recipe): number[] {
+  const on = r.sections.some((s) => s.id === EXAMPLES_SECTION && s.enabled)
+  return on && r.selector.kind === 'fixed' ? r.selector.ids : []
+}
+
+/**
+ * The multimodal shape: AISBench's MMPromptTemplate over a `content` column the builder composes (mm-content.ts).
+ * The system section has no place in it (MMPromptTemplate's rounds carry prompt_mm parts), so it is left out.
+ */
+function buildMultimodal(r: Recipe): BuiltVariant {
+  const { head, body } = splitAtExamples(r)
+  const answer = r.roles.answer ? `{${r.roles.answer}}` : ''
+  const cueText = body.find((s) => s.id === ANSWER_CUE_SECTION && s.enabled)?.template ?? ''
+  const question = composeText(body, new Set([ANSWER_CUE_SECTION]))
+  const q = [question, cueText].filter(Boolean).join('\n')
+  const spec: ContentSpec = {
+    media: r.roles.media ?? [],
+    head: composeText(head.filter((s) => s.id !== SYSTEM_SECTION), new Set()),
+    example: `${q}${cueText ? ' ' : '\n'}${answer}`,
+    question: q,
+    examples: multimodalExamples(r)
+  }
+  return {
+    abbr: r.abbr,
+    reader_cfg: { input_columns: ['content'], ...(r.roles.answer ? { output_column: r.roles.answer } : {}) },
+    infer_cfg: {
+      prompt_template: { type: 'MMPromptTemplate', template: { round: [{ role: 'HUMAN', prompt_mm: promptMm(spec.media) }] } },
+      retriever: { type: 'ZeroRetriever' },
+      inferencer: { type: 'GenInferencer' },
+      [CONTENT_SPEC_KEY]: spec
+    }
+  }
+}
+
+/** The recipe as OpenCompass configs spell it (PromptTemplate, retriever, GenInferencer); AISBench's for multimodal. */
 export function buildVariant(r: Recipe): BuiltVariant {
+  if (r.shape === 'multimodal') return buildMultimodal(r)
   const withExamples = r.selector.kind !== 'none' && r.sections.some((s) => s.id === EXAMPLES_SECTION && s.enabled)
   const { head, body } = splitAtExamples(r)
   const answer = r.roles.answer ? `{${r.roles.answer}}` : ''

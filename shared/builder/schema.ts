@@ -4,6 +4,8 @@
 // no column fills is an error at its place (OpenCompass would leave the braces in the prompt), and the schema is
 // written as JSON Schema beside an exported config so a caller knows what must be supplied.
 
+import { CONTENT_SPEC_KEY, type ContentSpec } from './mm-content'
+
 export type FieldKind = 'text' | 'image' | 'audio' | 'video'
 
 export interface FieldUse {
@@ -58,6 +60,21 @@ export function deriveSchema(inferCfg: Record<string, unknown>, outputColumn?: s
         visit(x, path ? `${path}.${k}` : k, partKind && k !== 'text' ? partKind : media)
       }
     }
+  }
+  const spec = inferCfg[CONTENT_SPEC_KEY] as ContentSpec | undefined
+  if (spec) {
+    // The builder's multimodal shape: prompt_mm's {question}/{image} are format_mm's slots for content segments, not
+    // columns; the columns are what the composition reads.
+    for (const key of ['head', 'example', 'question'] as const) visit(spec[key], `${CONTENT_SPEC_KEY}.${key}`, null)
+    spec.media.forEach((m, i) => {
+      const f = fields.get(m.column)
+      const use = { path: `${CONTENT_SPEC_KEY}.media[${i}]`, from: 0, to: 0 }
+      if (f) {
+        f.kind = m.kind
+        f.uses.push(use)
+      } else fields.set(m.column, { name: m.column, kind: m.kind, required: true, uses: [use] })
+    })
+    return [...fields.values()]
   }
   for (const key of ['ice_template', 'prompt_template']) if (inferCfg[key]) visit(inferCfg[key], key, null)
   return [...fields.values()]

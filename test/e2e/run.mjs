@@ -11,6 +11,7 @@ import { runA11ySpecs } from './a11y.spec.mjs'
 import { runKeyboardSpecs } from './keyboard.spec.mjs'
 import { runExportSpecs } from './export.spec.mjs'
 import { runBuilderSpecs } from './builder.spec.mjs'
+import { runBuilderMultimodalSpecs } from './builder-multimodal.spec.mjs'
 import { runLintSpecs } from './lint.spec.mjs'
 import { runMultimodalSpecs } from './multimodal.spec.mjs'
 import { runConversationSpecs } from './conversation.spec.mjs'
@@ -207,6 +208,7 @@ try {
 }
 
 await runBuilderSpecs(t)
+await runBuilderMultimodalSpecs(t)
 
 // Dark theme screenshot (the README shows both).
 {

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { buildVariant, defaultRecipe, guessRoles, type Recipe } from '../../shared/builder'
-import { toOpenCompassConfig } from '../../shared/builder/python-config'
+import { toConfigText } from '../../shared/builder/python-config'
 
 const repo = resolve(__dirname, '../..')
 const harness = resolve(repo, '../shared/upstream/opencompass/harness')
@@ -52,7 +52,7 @@ try {
   for (const r of recipes) {
     const v = buildVariant(r)
     const config = join(dir, `${r.abbr}.py`)
-    writeFileSync(config, toOpenCompassConfig(v, '.'))
+    writeFileSync(config, toConfigText(v, '.'))
     for (const model of models) {
       const profile = JSON.parse(readFileSync(model, 'utf8')) as { id: string; meta_template: unknown }
       const out = spawnSync(process.execPath, [join(repo, 'out/main/cli.js'), 'render', '--config', config, '--dataset', dir, '--model', model], { encoding: 'utf8' })

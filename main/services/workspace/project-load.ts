@@ -14,12 +14,12 @@ import { migrateLegacyStore } from '../store/project-store'
 import { applyLoader } from '../loaders/apply-loader'
 import { looksLikeMmCustom, mmCustomConfig } from '../loaders/detect'
 import { loadModels } from './load-models'
-import { resolveProjectSpec, type ProjectSpec } from './project-spec'
+import { modelRefs, resolveProjectSpec, type ProjectSpec } from './project-spec'
 import type { ModelContext } from './render-row'
 import type { MediaCheck } from './media-check'
 import type { Tasks } from './tasks'
 import { ProjectTemplates, overridesFile } from './template-overrides'
-import { defaultVariant, variantsFromConfig, type Variant } from './variants'
+import { defaultVariant, readsInputColumns, variantsFromConfig, type Variant } from './variants'
 import { inferencerNote } from './infer-mode'
 
 export interface LoadedProject {
@@ -139,8 +139,8 @@ export async function loadProject(spec: ProjectSpec, o: LoadOptions): Promise<Lo
   const trainSplit = pick(reader.train_split, 'train')
   if (variants.length === 0) variants = [defaultVariant(dataset.columns)]
 
-  const refs = [...spec.modelFiles, ...(spec.modelFiles.length === 0 ? spec.libraryModels : [])]
-  const loaded = await loadModels(refs)
+  const hasMedia = dataset.columns.some((c) => c.media) || variants.some((v) => !readsInputColumns(v))
+  const loaded = await loadModels(modelRefs(spec, hasMedia))
   problems.push(...loaded.problems)
   const fromDataset = datasetProblems(dataset)
   problems.push(...fromDataset)

@@ -25,6 +25,17 @@ export interface ProjectSpec {
 const CONFIG_EXT = new Set(['.py', '.yaml', '.yml'])
 const DATASET_EXT = new Set(['.jsonl', '.json', '.csv', '.tsv', '.parquet'])
 const DEFAULT_LIBRARY_MODELS = ['chatml', 'llama-3.1-instruct', 'qwen2.5-instruct']
+/**
+ * A dataset with media opened without models: an API model (the content parts it receives), a vision-language chat
+ * template (the pictures in place) and a text-only meta template (what such a model drops, with its signal).
+ */
+export const MEDIA_LIBRARY_MODELS = ['opencompass-api', 'qwen2.5-vl-instruct', 'chatml']
+
+/** The models a project shows: its own, else the library defaults (media-capable ones when the data has media). */
+export function modelRefs(spec: ProjectSpec, hasMedia: boolean): string[] {
+  if (spec.modelFiles.length) return spec.modelFiles
+  return hasMedia && spec.libraryModels === DEFAULT_LIBRARY_MODELS ? MEDIA_LIBRARY_MODELS : spec.libraryModels
+}
 
 export class ProjectOpenError extends Error {}
 

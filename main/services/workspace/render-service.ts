@@ -4,9 +4,11 @@
 // rows through the same `prepare`.
 import { join } from 'node:path'
 import type { Problem, RowCuration, RowRender } from '../../../shared/api/types'
+import { CONTENT_SPEC_KEY, type ContentSpec } from '../../../shared/builder'
 import { decodeLabelDicts, isEngineError, preparePipeline, toPlainJson, type EngineError, type Prepared, type Row } from '../../../shared/engine'
 import type { Host } from '../../api/host'
 import { needsWholeSplit, variantMode } from './infer-mode'
+import { ContentComposer } from './prompt-builder'
 import { refUrlOf, rowImageSizes } from './media-sizes'
 import { splitSize, type LoadedProject } from './project-load'
 import type { ProjectSession } from './project-session'
@@ -92,7 +94,8 @@ export class RenderService {
       return { index: q.index, split: p.testSplit, variantId: v.id, fields: {}, media: [], status: curation().get(q.index), promptList: [], models: [], problems: [{ code: e.code, message: `${e.message} (line ${e.at.line ?? '?'}); validation will skip this row`, severity: 'error', at: { file: e.at.file, ...(e.at.line ? { line: e.at.line } : {}) } }] }
     }
     // Edited fields are what renders (and exports); the originals stay in the curation record.
-    const rec = { ...raw, value: curation().edited(q.index, raw.value) }
+    const composed = await this.composed(p, v, curation().edited(q.index, raw.value), raw.at.file)
+    const rec = { ...raw, value: composed.value }
     const models = p.models.filter((m) => q.modelIds.includes(m.profile.id)).map((m) => draft?.models?.get(m.profile.id) ?? m)
     const all = needsWholeSplit(v)
     const prepared = await this.prepare(p, v, all ? 'all' : [rec.value])
@@ -112,7 +115,19 @@ export class RenderService {
     const r = renderPreparedRow(prepared, all ? q.index : 0, q.index, models, true, { sizeOf, urlOf: refUrlOf(refs, media) })
     const mediaProblems: Problem[] = media.filter((m) => m.error).map((m) => ({ code: 'media', message: `${m.field}: ${m.error}`, severity: 'warning', at: { field: m.field } }))
     mediaProblems.push(...staleDerived(rec.value, cur))
-    return { ...base, promptList: r.promptList, models: r.models, problems: [...r.problems, ...mediaProblems], ...(r.items ? { items: apiItems(r.items), itemKind: r.itemKind } : {}), ...(conversation ? { conversation } : {}) }
+    return { ...base, promptList: r.promptList, models: r.models, problems: [...composed.problems, ...r.problems, ...mediaProblems], ...(r.items ? { items: apiItems(r.items), itemKind: r.itemKind } : {}), ...(conversation ? { conversation } : {}) }
+  }
+
+  /**
+   * A prompt-builder draft of the multimodal shape: the row with the `content` the saved data will hold for it
+   * (prompt-builder.ts, shared/builder/mm-content.ts). Any other variant: the row as it is.
+   */
+  private async composed(p: LoadedProject, v: Variant, value: Record<string, unknown>, file: string): Promise<{ value: Record<string, unknown>; problems: Problem[] }> {
+    const spec = v.infer_cfg[CONTENT_SPEC_KEY] as ContentSpec | undefined
+    if (!spec) return { value, problems: [] }
+    const c = await new ContentComposer(spec, { dataset: p.dataset, trainSplit: p.trainSplit, mediaBase: p.mediaBase }).compose(value, file)
+    const problems: Problem[] = c.missing.map((id) => ({ code: 'builder-example-missing', severity: 'warning', message: `example ${id} is not a row of the ${p.trainSplit} split: left out` }))
+    return { value: { ...value, content: c.content }, problems }
   }
 
   /**

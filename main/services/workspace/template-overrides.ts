@@ -5,6 +5,7 @@
 import { mkdir, readFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import type { ModelRender, Problem, RowRender, TemplateApplyResult, TemplateDiagnostic, TemplateDoc, TemplateEdit, TemplateTarget } from '../../../shared/api/types'
+import { CONTENT_SPEC_KEY } from '../../../shared/builder'
 import { compileChatTemplate } from '../../../shared/formats/hf'
 import { parseProfile, selectChatTemplate, type ModelProfile } from '../../../shared/models'
 import { writeFileAtomic } from '../fs/atomic-write'
@@ -12,11 +13,12 @@ import { OVERRIDES_FILE, datasetStoreDir } from '../store/store-location'
 import type { ModelContext } from './render-row'
 import { lineColumnAt, locatePath, parseJsonWithPositions, splitPath, type JsonNode } from './template-json'
 import { placeJinjaError } from './template-jinja'
-import type { Variant } from './variants'
+import { templateFamily, type Variant } from './variants'
 
 /** The infer_cfg pieces the variant editor shows; inferencer may be added by hand. */
 export const VARIANT_KEYS = ['ice_template', 'prompt_template', 'retriever'] as const
-const EDITABLE_INFER_KEYS = new Set<string>([...VARIANT_KEYS, 'inferencer'])
+// The prompt builder's multimodal drafts carry how each row's content is composed (shared/builder/mm-content.ts).
+const EDITABLE_INFER_KEYS = new Set<string>([...VARIANT_KEYS, 'inferencer', CONTENT_SPEC_KEY])
 /** The profile field each non-Jinja format keeps its template in. */
 const FORMAT_FIELD: Partial<Record<ModelProfile['format'], 'meta_template' | 'fastchat_template' | 'lazyllm'>> = {
   'opencompass-meta': 'meta_template',
@@ -153,7 +155,10 @@ export function readVariantEdit(text: string, base: Variant): ReadEdit<Variant> 
     const at = typeof path === 'string' ? placePath(text, root, path, null) : placeNamedValue(root, pr.message)
     return at ? diagnosticAt(text, at.from, at.to, pr.message, pr.severity, pr.code) : null
   }
-  return { value: blocking ? null : { ...base, infer_cfg: infer }, diagnostics, blocking, place }
+  // A composed content is the one column the multimodal draft's template reads; AISBench templates get its semantics.
+  const reader_cfg = CONTENT_SPEC_KEY in infer ? { ...base.reader_cfg, input_columns: ['content'] } : base.reader_cfg
+  const edited: Variant = { ...base, family: templateFamily(infer, base.family), reader_cfg, infer_cfg: infer }
+  return { value: blocking ? null : edited, diagnostics, blocking, place }
 }
 
 /** Reads a model's edited template over the profile it came from, checked against the profile schema. */

@@ -64,9 +64,10 @@ export class TemplateService {
     return checkRecipe(p.dataset, p.testSplit, p.summary.dataset.columns.map((c) => c.name), recipe)
   }
 
-  /** The prompt builder's recipe saved as an OpenCompass config + JSON Schema beside the dataset. */
+  /** The prompt builder's recipe saved as a config + JSON Schema (+ the composed data, multimodal) beside the dataset. */
   async saveRecipe(recipe: Recipe): Promise<BuilderSaved> {
     const p = this.session.need()
-    return saveRecipe(p.dataset.path, p.spec.configFile, recipe)
+    const source = { dataset: p.dataset, testSplit: p.testSplit, trainSplit: p.trainSplit, edited: (i: number, value: Record<string, unknown>) => this.session.curation.edited(i, value), mediaBase: p.mediaBase }
+    return saveRecipe(p.dataset.path, p.spec.configFile, recipe, source)
   }
 }

@@ -34,6 +34,11 @@ export function readsInputColumns(v: Variant): boolean {
   return (v.infer_cfg.prompt_template ?? v.infer_cfg.ice_template)?.type !== 'MMPromptTemplate'
 }
 
+/** The family whose semantics a template needs: AISBench for its own template classes, else `fallback`. */
+export function templateFamily(infer: Record<string, any>, fallback: Family): Family {
+  return AIS_ONLY_TEMPLATES.has((infer.prompt_template ?? infer.ice_template)?.type) ? 'aisbench' : fallback
+}
+
 export function variantsFromConfig(datasets: DatasetConfig[], configText: string): Variant[] {
   const ais = /\bais_bench\b/.test(configText)
   const seen = new Set<string>()
@@ -42,8 +47,7 @@ export function variantsFromConfig(datasets: DatasetConfig[], configText: string
     while (seen.has(id)) id = `${id}#${i}`
     seen.add(id)
     const infer = d.infer_cfg as Record<string, any>
-    const tplType = (infer.prompt_template ?? infer.ice_template)?.type
-    const family: Family = ais || AIS_ONLY_TEMPLATES.has(tplType) ? 'aisbench' : 'opencompass'
+    const family = templateFamily(infer, ais ? 'aisbench' : 'opencompass')
     return { id, label: `${id} (${templateKind(infer)})`, kind: templateKind(infer), family, reader_cfg: d.reader_cfg as Record<string, any>, infer_cfg: infer }
   })
 }

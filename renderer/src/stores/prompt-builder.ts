@@ -5,7 +5,7 @@
 import { defineStore } from 'pinia'
 import { ref, shallowRef, watch } from 'vue'
 import type { BuilderCheck, BuilderSnippet } from '../../../shared/api/types'
-import { ANSWER_CUE_SECTION, EXAMPLES_SECTION, defaultRecipe, guessRoles, type Recipe, type Section } from '../../../shared/builder'
+import { ANSWER_CUE_SECTION, EXAMPLES_SECTION, defaultRecipe, guessRoles, type MediaKind, type Recipe, type Section } from '../../../shared/builder'
 import { api } from '../lib/api'
 import { tabKey, useTemplateEditor } from './template-editor'
 import { useWorkspace } from './workspace'
@@ -25,12 +25,16 @@ export const usePromptBuilder = defineStore('promptBuilder', () => {
   let timer: ReturnType<typeof setTimeout> | undefined
 
   const columns = () => ws.project?.dataset.columns.map((c) => c.name) ?? []
+  /** Media kinds the reader found in the cells, by column. */
+  const mediaKinds = (): Record<string, MediaKind> => Object.fromEntries((ws.project?.dataset.columns ?? []).flatMap((c) => (c.media ? [[c.name, c.media]] : [])))
 
   function start() {
     const p = ws.project
     if (!p) return
     const abbr = (p.name || 'dataset').replace(/[^\w.-]+/g, '_') + '-built'
-    recipe.value = defaultRecipe(abbr, guessRoles(columns()))
+    const roles = guessRoles(columns(), mediaKinds())
+    // A dataset with media columns starts on the multimodal shape: its pictures and clips reach the models as parts.
+    recipe.value = defaultRecipe(abbr, roles, roles.media?.length ? 'multimodal' : 'dialogue')
     changed()
   }
 
@@ -82,6 +86,22 @@ export const usePromptBuilder = defineStore('promptBuilder', () => {
     const cols = columns()
     const choices = cur.includes(column) ? cur.filter((c) => c !== column) : [...cur, column].sort((a, b) => cols.indexOf(a) - cols.indexOf(b))
     rebuild({ ...recipe.value.roles, choices })
+  }
+
+  /** A media column in or out of the prompt (its parts go in the order the columns were ticked). */
+  function toggleMedia(column: string) {
+    if (!recipe.value) return
+    const cur = recipe.value.roles.media ?? []
+    const kind = mediaKinds()[column] ?? guessRoles([column]).media?.[0]?.kind ?? 'image'
+    const media = cur.some((m) => m.column === column) ? cur.filter((m) => m.column !== column) : [...cur, { column, kind }]
+    rebuild({ ...recipe.value.roles, media })
+  }
+
+  /** The multimodal shape places fixed examples only (they are written into each row's content). */
+  function setShape(shape: Recipe['shape']) {
+    if (!recipe.value) return
+    const sel = recipe.value.selector
+    update({ shape, ...(shape === 'multimodal' && sel.kind !== 'none' && sel.kind !== 'fixed' ? { selector: { kind: 'none' } } : {}) })
   }
 
   /** New roles: the sections that name columns are made again; the person's other sections and texts stay. */
@@ -186,7 +206,9 @@ export const usePromptBuilder = defineStore('promptBuilder', () => {
     busy.value = true
     try {
       const s = await api.builder.save(JSON.parse(JSON.stringify(r)) as Recipe)
-      message.value = `Config written to ${s.config} (field schema: ${s.schema}). Open it with o to work on it as a project.`
+      message.value = s.data
+        ? `AISBench config written to ${s.config}, reading ${s.data} (each row with its composed content; field schema: ${s.schema}). Open it with o to work on it as a project.`
+        : `Config written to ${s.config} (field schema: ${s.schema}). Open it with o to work on it as a project.`
     } catch (e) {
       message.value = e instanceof Error ? e.message : String(e)
     } finally {
@@ -215,6 +237,8 @@ export const usePromptBuilder = defineStore('promptBuilder', () => {
     start,
     setRole,
     toggleChoice,
+    toggleMedia,
+    setShape,
     update,
     updateSection,
     moveSection,
