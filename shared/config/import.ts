@@ -241,7 +241,9 @@ function findDatasets(values: Map<string, PyValue>): DatasetConfig[] {
       abbr: str(raw.abbr),
       type: str(raw.type),
       path: str(raw.path),
-      reader_cfg: obj(raw.reader_cfg),
+      // A reader_cfg that is not a dict (`reader_cfg = {…},` is a tuple) is kept as it is: upstream fails on it
+      // when it builds the dataset, and so does the render (pipeline checkReaderCfg), saying why.
+      reader_cfg: Array.isArray(raw.reader_cfg) ? (raw.reader_cfg as unknown as Record<string, Json>) : obj(raw.reader_cfg),
       infer_cfg: obj(raw.infer_cfg),
       eval_cfg: raw.eval_cfg === undefined ? undefined : obj(raw.eval_cfg),
       raw

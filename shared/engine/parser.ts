@@ -276,7 +276,12 @@ class LmWalk implements Walk {
 }
 
 export function parseLm(p: Prompt, info: MetaInfo | null, o: ParseOpts): Parsed {
-  if (o.plainList) throw new PyRaise('AssertionError', '', 'parse', { row: o.row })
+  // A plain list (RawPromptTemplate) is parsed item by item (`[self.parse_template(p) for p in prompt]`): a
+  // message dict fails the type assert, and an empty list (expand_column over a non-list column) gives [].
+  if (o.plainList) {
+    if (isPromptList(p) && p.length === 0) return { kind: 'passthrough', items: [] }
+    throw new PyRaise('AssertionError', '', 'parse', { row: o.row })
+  }
   checkMode(o)
   if (!isPromptList(p)) return { kind: 'text', s: p }
   if (!info) return joinPlain(p, o, false)

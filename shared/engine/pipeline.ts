@@ -8,6 +8,7 @@ import { parseApi, parseLm, parsedText, type Parsed } from './parser'
 import type { FormatArgs } from './format-plan'
 import { perItem, promptJson, strItem } from './prompt-list'
 import { pyKeyEq, pyRepr, pyTruthy } from '../python/json'
+import { olympiadEntry } from './olympiad'
 import { pySetOrder } from './py-set-order'
 import { retrieveIndices } from './retrievers'
 import { splitTurns } from './turns'
@@ -78,6 +79,26 @@ function applyRange(rows: Row[], range: unknown, name: string): Row[] {
   throw new PyRaise('NotImplementedError', `${name} given as a number shuffles with Python's random.Random; not supported`, 'dataset', { path: `reader_cfg.${name}` })
 }
 
+/** DatasetReader.__init__'s keyword arguments (the same in OpenCompass a5acc4b and AISBench 29c363e). */
+const READER_ARGS = new Set(['input_columns', 'output_column', 'input_template', 'output_template', 'train_split', 'train_range', 'test_split', 'test_range'])
+
+/**
+ * BaseDataset.__init__ calls `self._init_reader(**reader_cfg)`, which passes everything to DatasetReader: a
+ * reader_cfg that is not a dict (`reader_cfg = {…},` — a trailing comma makes a tuple, as PJExam's configs do) or
+ * that has a key DatasetReader does not take fails there, before any prompt is built.
+ */
+function checkReaderCfg(rc: unknown, family: Family): void {
+  if (Array.isArray(rc) || rc === null || typeof rc !== 'object') {
+    // JSON cannot tell a tuple from a list; in a Python config a non-dict reader_cfg is a trailing-comma tuple.
+    const type = Array.isArray(rc) ? 'tuple' : rc === null ? 'NoneType' : typeof rc === 'string' ? 'str' : typeof rc === 'number' ? (Number.isInteger(rc) ? 'int' : 'float') : typeof rc === 'boolean' ? 'bool' : 'object'
+    const mod = family === 'aisbench' ? 'ais_bench.benchmark.datasets.base' : 'opencompass.datasets.base'
+    throw new PyRaise('TypeError', `${mod}.BaseDataset._init_reader() argument after ** must be a mapping, not ${type}`, 'dataset', { path: 'reader_cfg' })
+  }
+  for (const k of Object.keys(rc)) {
+    if (!READER_ARGS.has(k)) throw new PyRaise('TypeError', `DatasetReader.__init__() got an unexpected keyword argument ${pyRepr(k)}`, 'dataset', { path: `reader_cfg.${k}` })
+  }
+}
+
 function retrieverDefaults(type: string, family: Family): [string, string] {
   if (type === 'ZeroRetriever') return ['', '']
   void family
@@ -94,6 +115,7 @@ export function preparePipeline(input: PipelineInput): Prepared | EngineError {
   const warnings: EngineWarning[] = []
   try {
     const rc = input.reader_cfg ?? {}
+    checkReaderCfg(rc, family)
     const inputColumns = typeof rc.input_columns === 'string' ? rc.input_columns.split(/\s+/).filter(Boolean) : (rc.input_columns ?? [])
     const outputColumn = pyTruthy(rc.output_column) ? (rc.output_column as string) : null
     const train = applyRange(input.train ?? [], rc.train_range, 'train_range')
@@ -281,6 +303,7 @@ function genPrompt(p: Prepared, rowIdx: number, ice: Prompt, warnings: EngineWar
   const t = pickTemplate(p)
   const row = p.test[rowIdx]
   const ctx = { warnings, row: rowIdx }
+  if (t.olympiad) return olympiadItem(p, t, row, rowIdx, ice, warnings)
   switch (t.kind) {
     case 'RawPromptTemplate':
       return rawItem(t, row, ice, ctx)
@@ -292,6 +315,25 @@ function genPrompt(p: Prepared, rowIdx: number, ice: Prompt, warnings: EngineWar
       noteLostExamples(p, t, ice, warnings, rowIdx)
       return generateItem(t, { entries: testArgs(p, row, true), ctx, ice })
   }
+}
+
+/**
+ * OlympiadBenchTemplate / OlympiadBenchRawTemplate.generate_item: the row becomes the entry the class builds
+ * (olympiad.ts), then the parent's generate_item runs with the same output masking and examples.
+ */
+function olympiadItem(p: Prepared, t: BuiltTemplate, row: Row, rowIdx: number, ice: Prompt, warnings: EngineWarning[], mask = true): Prompt {
+  const ctx = { warnings, row: rowIdx }
+  let entry: Row
+  try {
+    entry = olympiadEntry(t.olympiad!, row)
+  } catch (e) {
+    if (e instanceof PyRaise) e.at = { ...e.at, row: rowIdx, path: `${t.name}.type` }
+    throw e
+  }
+  if (t.kind === 'RawPromptTemplate') return rawItem(t, entry, ice, ctx)
+  const made: Source = { kind: 'template', path: `${t.name}.type` }
+  const srcOf = (key: string): Source => (key === 'prompt' ? made : p.srcOf(key))
+  return generateItem(t, { entries: { row: entry, srcOf, override: mask ? p.mask : undefined }, ctx, ice })
 }
 
 const lostCache = new WeakMap<BuiltTemplate, boolean>()
@@ -324,6 +366,7 @@ function labelPrompt(p: Prepared, rowIdx: number, ice: Prompt, label: unknown, w
  */
 export function generateWholeItem(p: Prepared, testIndex: number, entry: Row, warnings: EngineWarning[]): Prompt {
   if (!p.promptTemplate) throw new PyRaise('ValueError', '', 'prompt', { row: testIndex })
+  if (p.promptTemplate.olympiad) return olympiadItem(p, p.promptTemplate, entry, testIndex, EMPTY, warnings, false)
   return generateItem(p.promptTemplate, { entries: testArgs(p, entry, false), ctx: { warnings, row: testIndex }, ice: EMPTY })
 }
 

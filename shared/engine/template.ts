@@ -18,6 +18,7 @@ import {
 } from './prompt-list'
 import { LabelDict, pyRepr, pyStr, pyTruthy, pyTypeName } from '../python/json'
 import { EMPTY, sLit, sRetag, type Source } from './spanned'
+import { olympiadArgsError, olympiadBaseTemplate, type OlympiadKind } from './olympiad'
 import type { EngineWarning, Family, PDict, PItem, Prompt, PromptList, PStr as PStrItem, Row } from './types'
 import { isPromptList } from './types'
 
@@ -40,6 +41,8 @@ export interface BuiltTemplate {
   spliced?: { ice: Prompt; template: Prompt; result: Prompt }
   /** MMPromptTemplate: whether every round item has prompt_mm (worked out once, on the first row). */
   mmRoundOk?: boolean
+  /** OlympiadBenchTemplate / OlympiadBenchRawTemplate: a subclass that builds each row's entry first (olympiad.ts). */
+  olympiad?: OlympiadKind
 }
 
 const TEMPLATE_ARGS: Record<TemplateKind, string[]> = {
@@ -71,18 +74,22 @@ export function dictGet(v: Record<string, unknown> | LabelDict, key: unknown, st
   return v[key]
 }
 
-/** Upstream template classes that exist (so "not in the registry" would be wrong) but are not reproduced yet. */
-const NOT_REPRODUCED_TEMPLATES: Record<string, string> = {
-  OlympiadBenchTemplate: "(opencompass.datasets.OlympiadBench) builds each prompt in Python from the row's language, subject and answer type; PromptLoom does not reproduce it yet",
-  OlympiadBenchRawTemplate: "(opencompass.datasets.OlympiadBench) builds each prompt in Python from the row's language, subject and answer type; PromptLoom does not reproduce it yet"
-}
-
 /** Builds a template from its config dict, raising what upstream's constructor raises. */
 export function buildTemplate(cfg: Record<string, any>, name: string, family: Family): BuiltTemplate {
   const kind = String(cfg.type) as TemplateKind
   const stage = family === 'aisbench' ? 'retriever' : 'template'
   const at = { path: name }
-  if (NOT_REPRODUCED_TEMPLATES[kind]) throw new PyRaise('NotImplementedError', `${kind} ${NOT_REPRODUCED_TEMPLATES[kind]}`, stage, at)
+  const cls = String(cfg.type)
+  if (cls === 'OlympiadBenchTemplate' || cls === 'OlympiadBenchRawTemplate') {
+    // opencompass.datasets.OlympiadBench registers both (OpenCompass only): no arguments, a fixed parent template.
+    if (family === 'aisbench') throw new PyRaise('KeyError', `'${cfg.type} is not in the icl_prompt_template registry'`, stage, at)
+    const bad = olympiadArgsError(cls, cfg)
+    if (bad) throw new PyRaise(bad.pyType, bad.pyMessage, stage, at)
+    const base = olympiadBaseTemplate(cls)
+    const built =
+      cls === 'OlympiadBenchTemplate' ? buildTemplate({ type: 'PromptTemplate', template: base }, name, family) : buildRaw({ type: 'RawPromptTemplate', messages: base }, name, family)
+    return { ...built, olympiad: cls }
+  }
   if (!TEMPLATE_ARGS[kind]) throw new PyRaise('KeyError', `'${cfg.type} is not in the icl_prompt_template registry'`, stage, at)
   for (const k of Object.keys(cfg)) {
     if (k !== 'type' && !TEMPLATE_ARGS[kind].includes(k)) {

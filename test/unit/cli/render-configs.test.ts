@@ -104,18 +104,60 @@ describe('render on inferencers other than Gen and PPL', () => {
   })
 })
 
-describe('render on a template class PromptLoom does not reproduce', () => {
-  it('says OlympiadBenchTemplate is not reproduced instead of calling it unknown, and exits 1', async () => {
-    writeFileSync(
-      join(dir, 'olympiad.py'),
-      C3_PPL.replace('type=PromptTemplate,\n        template={', 'type=OlympiadBenchTemplate,\n        template={').replace(
-        'from opencompass.datasets import C3Dataset',
-        'from opencompass.datasets import C3Dataset, OlympiadBenchTemplate'
-      )
+// configs/datasets/OlympiadBench/OlympiadBench_0shot_gen_be8b13.py, cut to one category.
+const OLYMPIAD = `from opencompass.openicl.icl_retriever import ZeroRetriever
+from opencompass.openicl.icl_inferencer import GenInferencer
+from opencompass.datasets import OlympiadBenchDataset, OlympiadBenchEvaluator, olympiadbench_postprocess_v2
+
+olympiadbench_reader_cfg = dict(
+    input_columns=[
+        'problem', 'language', 'subject', 'question_type',
+        'answer_type', 'is_multiple_answer', 'unit', 'questions'
+    ],
+    output_column='solution'
+)
+
+olympiadbench_datasets = []
+for _name in ['OE_TO_maths_en_COMP']:
+    olympiadbench_infer_cfg = dict(
+        prompt_template=dict(
+            type='OlympiadBenchTemplate'
+        ),
+        retriever=dict(type=ZeroRetriever),
+        inferencer=dict(type=GenInferencer),
     )
-    const r = await run(['render', '--config', join(dir, 'olympiad.py'), '--dataset', join(dir, 'test.jsonl'), '--model', 'opencompass-internlm2-chat-meta'])
+    olympiadbench_datasets.append(dict(
+        type=OlympiadBenchDataset, abbr=f'OlympiadBench_{_name}', path='opencompass/OlympiadBench', name=_name,
+        reader_cfg=olympiadbench_reader_cfg, infer_cfg=olympiadbench_infer_cfg))
+`
+
+describe('render on OlympiadBench\'s own template classes', () => {
+  const row = { problem: 'Find $x$.', language: 'English', subject: 'Math', question_type: 'Open-ended', answer_type: 'Numerical', is_multiple_answer: false, unit: null, questions: {}, solution: ['$1$'] }
+
+  it('builds the instruction from the row as OlympiadBenchTemplate does', async () => {
+    writeFileSync(join(dir, 'olympiad.py'), OLYMPIAD)
+    writeFileSync(join(dir, 'oly.jsonl'), JSON.stringify(row) + '\n')
+    const r = await run(['render', '--config', join(dir, 'olympiad.py'), '--dataset', join(dir, 'oly.jsonl'), '--model', 'opencompass-api'])
     const line = JSON.parse(r.out.trim().split('\n')[0])
-    expect(line.problems[0].message).toContain('OlympiadBenchTemplate (opencompass.datasets.OlympiadBench) builds each prompt in Python')
-    expect(r.code).toBe(1)
+    expect(line.prompt[0].content).toBe(
+      'The following is an open-ended problem from an International Math competition. The answer of The problem should be a numerical value. Please calculate the answer according to the given requirements and the information provided. Please use LaTeX format to represent the variables and formulas used in the solution process and results. Please end your solution with "So the final answer is \\boxed{answer}." and give the result explicitly.\nFind $x$.\n\nPlease reason step by step, and put your final answer within \\boxed{}.'
+    )
+  })
+
+  it('says what upstream raises on an answer type it cannot parse, and exits 1', async () => {
+    writeFileSync(join(dir, 'olympiad.py'), OLYMPIAD)
+    writeFileSync(join(dir, 'oly.jsonl'), JSON.stringify({ ...row, answer_type: 'Boolean' }) + '\n')
+    const r = await run(['render', '--config', join(dir, 'olympiad.py'), '--dataset', join(dir, 'oly.jsonl'), '--model', 'opencompass-api'])
+    const line = JSON.parse(r.out.trim().split('\n')[0])
+    expect([line.problems[0].message, r.code]).toEqual(['prompt: ValueError: Error parsing answer type Boolean!', 1])
+  })
+})
+
+describe('render on a reader_cfg written with a trailing comma', () => {
+  it('fails as BaseDataset does when reader_cfg is a tuple, and exits 1', async () => {
+    writeFileSync(join(dir, 'tuple.py'), C3_PPL.replace("output_column='label')", "output_column='label'),"))
+    const r = await run(['render', '--config', join(dir, 'tuple.py'), '--dataset', join(dir, 'test.jsonl'), '--model', 'opencompass-api'])
+    const line = JSON.parse(r.out.trim().split('\n')[0])
+    expect([line.problems[0].message, r.code]).toEqual(['TypeError: opencompass.datasets.base.BaseDataset._init_reader() argument after ** must be a mapping, not tuple', 1])
   })
 })

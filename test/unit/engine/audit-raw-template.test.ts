@@ -4,7 +4,7 @@
 // content is left untouched, and format_variables=False leaves placeholders.
 import { describe, expect, it } from 'vitest'
 import type { PipelineInput } from '../../../shared/engine'
-import { render, ZERO, GEN } from './helpers'
+import { modelText, render, ZERO, GEN } from './helpers'
 
 function raw(messages: unknown[], extra: Record<string, unknown> = {}): Partial<PipelineInput> {
   return {
@@ -30,5 +30,14 @@ describe('RawPromptTemplate.generate_item', () => {
     const parts = [{ type: 'text', text: '{q}' }]
     const r = render(raw([{ role: 'user', content: parts }]))
     expect(r.items[0].promptList?.json).toEqual([{ role: 'user', content: [{ type: 'text', text: '{q}' }] }])
+  })
+})
+
+// LMTemplateParser.parse_template maps itself over a plain list: a message dict fails its type assert, and the
+// empty list an expand_column over a non-list column leaves (MultiIF_gen.py's `dialogue`) parses to [].
+describe('a RawPromptTemplate prompt under the LM parser', () => {
+  it('parses an empty message list to an empty list', () => {
+    const r = render({ ...raw([{ expand_column: 'q' }]), parser: 'lm' })
+    expect([r.error, modelText(r)]).toEqual([undefined, []])
   })
 })

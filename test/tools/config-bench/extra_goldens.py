@@ -1,0 +1,113 @@
+"""Golden cases for upstream classes the shared harness does not load (issue #12), made by running upstream.
+
+    python3 test/tools/config-bench/extra_goldens.py OC_TREE ../shared test/conformance/cases-local/opencompass-extra.jsonl
+
+OC_TREE is an OpenCompass checkout at a5acc4b (the folder holding `opencompass/`). The shared harness
+(../shared/upstream/opencompass/harness: oc_loader.load_opencompass, oc_run.run_pipeline_case) runs every case,
+exactly as the conformance goldens are made; this script only adds the upstream classes it lacks to the
+harness's registry, imported from the checkout's own files:
+
+- OlympiadBenchTemplate, OlympiadBenchRawTemplate (opencompass/datasets/OlympiadBench.py). The module is
+  entered without `opencompass.datasets.__init__` (which imports every dataset); its module-level imports that
+  only the evaluator and loader use (sympy, opencompass.openicl.icl_evaluator, opencompass.datasets.base,
+  opencompass.utils.get_data_path) are stand-ins that are never called on the template path.
+
+The cases below are small rows in the style of the real configs (configs/datasets/OlympiadBench/*): each row
+is rendered by the real generate_item, then by the real LM / API template parser with the harness's models.
+"""
+import importlib
+import json
+import os
+import sys
+import types
+
+
+def load(tree, shared):
+    sys.path.insert(0, os.path.join(shared, 'upstream', 'opencompass', 'harness'))
+    import oc_loader  # noqa: E402
+    import oc_run  # noqa: E402
+    from stubs import _module, package_stub  # noqa: E402
+    m = oc_loader.load_opencompass(tree)
+    pkg = os.path.join(m.root, 'opencompass')
+    # Stand-ins for what OlympiadBench.py imports for its loader and evaluator only.
+    sympy = _module('sympy', Eq=object, Pow=object, simplify=None, sympify=None)
+    _module('sympy.parsing')
+    _module('sympy.parsing.latex', parse_latex=None)
+    sympy.parsing = sys.modules['sympy.parsing']
+    _module('opencompass.openicl.icl_evaluator', BaseEvaluator=object)
+    dpkg = package_stub('opencompass.datasets', os.path.join(pkg, 'datasets'))
+    _module('opencompass.datasets.base', BaseDataset=object)
+    dpkg.base = sys.modules['opencompass.datasets.base']
+    sys.modules['opencompass.utils'].get_data_path = None
+    ob = importlib.import_module('opencompass.datasets.OlympiadBench')
+    m.templates['OlympiadBenchTemplate'] = ob.OlympiadBenchTemplate
+    m.templates['OlympiadBenchRawTemplate'] = ob.OlympiadBenchRawTemplate
+    return m, oc_run
+
+
+LM = {'round': [{'role': 'HUMAN', 'begin': '<|im_start|>user\n', 'end': '<|im_end|>\n'},
+                {'role': 'BOT', 'begin': '<|im_start|>assistant\n', 'end': '<|im_end|>\n', 'generate': True}],
+      'eos_token_id': 92542}
+API = {'round': [{'role': 'HUMAN', 'api_role': 'HUMAN'}, {'role': 'BOT', 'api_role': 'BOT', 'generate': True}]}
+
+OLY_READER = {'input_columns': ['problem', 'language', 'subject', 'question_type', 'answer_type',
+                                'is_multiple_answer', 'unit', 'questions'], 'output_column': 'solution'}
+
+
+def oly_row(problem, language, subject, qtype, atype, multiple, unit):
+    return {'problem': problem, 'language': language, 'subject': subject, 'question_type': qtype,
+            'answer_type': atype, 'is_multiple_answer': multiple, 'unit': unit, 'questions': {},
+            'solution': ['$x=1$'], 'final_answer': ['1']}
+
+
+OLY_ROWS = [
+    oly_row('Find all $x$ with $x^2 = {x}$.', 'English', 'Math', 'Open-ended', 'Numerical', False, None),
+    oly_row('Two masses $m_1$ and $m_2$ …', 'English', 'Physics', 'Open-ended', 'Expression,Numerical', True, 'm/s'),
+    oly_row('Prove that $a+b \\geq 2\\sqrt{ab}$.', 'English', 'Math', 'Theorem proof', 'Need_human_evaluate', False, None),
+    oly_row('求所有满足条件的正整数 $n$。', 'Chinese', 'Math', 'Open-ended', 'Interval', True, ''),
+    oly_row('一个质点做匀速圆周运动……', 'Chinese', 'Physics', 'Open-ended', 'Equation-Tuple', False, '米'),
+    oly_row('Compute $\\{1,2\\}$ and {solution}.', 'English', 'Math', 'Open-ended', 'Expression,Expression', True, None),
+]
+
+
+def cases():
+    out = []
+    for tname in ['OlympiadBenchTemplate', 'OlympiadBenchRawTemplate']:
+        infer = {'prompt_template': {'type': tname}, 'retriever': {'type': 'ZeroRetriever'},
+                 'inferencer': {'type': 'GenInferencer'}}
+        for mname, parser, meta in [('lm', 'lm', LM), ('api', 'api', API)]:
+            out.append({'id': f'oc-extra-{tname}-{mname}', 'category': 'olympiadbench',
+                        'input': {'kind': 'pipeline', 'reader_cfg': OLY_READER, 'infer_cfg': infer, 'train': [],
+                                  'test': OLY_ROWS, 'mode': 'gen', 'parser': parser, 'meta_template': meta}})
+    # Upstream's own failures: an answer type it cannot parse, an argument its __init__ does not take.
+    bad = [oly_row('p', 'English', 'Math', 'Open-ended', 'Boolean', False, None)]
+    out.append({'id': 'oc-extra-OlympiadBenchTemplate-bad-answer-type', 'category': 'olympiadbench',
+                'input': {'kind': 'pipeline', 'reader_cfg': OLY_READER,
+                          'infer_cfg': {'prompt_template': {'type': 'OlympiadBenchTemplate'},
+                                        'retriever': {'type': 'ZeroRetriever'}, 'inferencer': {'type': 'GenInferencer'}},
+                          'train': [], 'test': bad, 'mode': 'gen', 'parser': 'api', 'meta_template': API}})
+    out.append({'id': 'oc-extra-OlympiadBenchTemplate-kwarg', 'category': 'olympiadbench',
+                'input': {'kind': 'pipeline', 'reader_cfg': OLY_READER,
+                          'infer_cfg': {'prompt_template': {'type': 'OlympiadBenchTemplate', 'template': '{problem}'},
+                                        'retriever': {'type': 'ZeroRetriever'}, 'inferencer': {'type': 'GenInferencer'}},
+                          'train': [], 'test': OLY_ROWS[:1], 'mode': 'gen', 'parser': 'api', 'meta_template': API}})
+    return out
+
+
+def main():
+    tree, shared, out_file = sys.argv[1], sys.argv[2], sys.argv[3]
+    m, oc_run = load(tree, shared)
+    models = oc_run.make_models(m)
+    recs = []
+    for c in cases():
+        exp = oc_run.run_pipeline_case(m, c['input'], models)
+        recs.append({'id': c['id'], 'family': 'opencompass', 'upstream': 'open-compass/opencompass@a5acc4bba3b658f151617a3b393602110fb7a740',
+                     'category': c['category'], 'input': c['input'], 'expected': exp})
+    with open(out_file, 'w', encoding='utf-8') as f:
+        for r in recs:
+            f.write(json.dumps(r, ensure_ascii=False) + '\n')
+    print(f'wrote {len(recs)} cases to {out_file}', file=sys.stderr)
+
+
+if __name__ == '__main__':
+    main()
