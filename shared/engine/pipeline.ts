@@ -61,6 +61,8 @@ export interface Prepared {
   mask?: { key: string; value: string; src: Source }
   /** Whether the rendering template is a RawPromptTemplate (its output is a plain list). */
   plainList?: boolean
+  /** CLPInferencer: what it scores after the prompt (every row carries it). */
+  clpNote?: EngineWarning
 }
 
 const SEP_PATH = 'retriever.ice_separator'
@@ -131,13 +133,15 @@ export function preparePipeline(input: PipelineInput): Prepared | EngineError {
     const iceSeparator = rcfg.type === 'ZeroRetriever' && family === 'opencompass' ? '' : (rcfg.ice_separator ?? defSep)
     const iceEos = rcfg.ice_eos_token ?? defEos
     const inf = cfg.inferencer ?? { type: 'GenInferencer' }
-    const inferencer = { type: String(inf.type), genToken: inf.gen_field_replace_token ?? '', inferMode: inf.infer_mode }
+    // CLPInferencer calls generate_prompt_for_generate_task without gen_field_replace_token: the output column is ''.
+    const inferencer = { type: String(inf.type), genToken: inf.type === 'CLPInferencer' ? '' : (inf.gen_field_replace_token ?? ''), inferMode: inf.infer_mode }
     const retrieverCfg: Record<string, any> = { ...rcfg }
     if (family === 'aisbench') {
       // AISBench passes the templates to the retriever constructor (tasks/openicl_infer.py).
       retrieverCfg.ice_template = cfg.ice_template ?? null
       retrieverCfg.prompt_template = cfg.prompt_template ?? null
     }
+    if (inferencer.type === 'CLPInferencer') clpBeforeRetrieve(inf, input.parser)
     const r = retrieveIndices(retrieverCfg, { train, test, inputColumns, outputColumn, family })
     if (!r.ok) return { code: r.error.code, message: r.error.message, stage: r.error.stage, at: { path: 'retriever' }, upstream: r.error.message.split(':')[0] }
     const p: Prepared = {
@@ -166,9 +170,42 @@ export function preparePipeline(input: PipelineInput): Prepared | EngineError {
       mask: outputColumn === null ? undefined : { key: outputColumn, value: inferencer.genToken, src: { kind: 'field', field: outputColumn, masked: true } }
     }
     if (input.mode === 'ppl') p.labels = getLabels(p, inf.labels)
+    if (inferencer.type === 'CLPInferencer') clpChoices(p)
     return p
   } catch (e) {
     return fail(e, 'dataset')
+  }
+}
+
+/**
+ * CLPInferencer (opencompass/openicl/icl_inferencer/icl_clp_inferencer.py): its constructor asserts single_token,
+ * and inference() refuses API models before it retrieves anything.
+ */
+function clpBeforeRetrieve(inf: Record<string, any>, parser: ParserKind): void {
+  if ('single_token' in inf && !pyTruthy(inf.single_token)) throw new PyRaise('AssertionError', 'Only support single token choice currently.', 'inferencer', { path: 'inferencer.single_token' })
+  const refused = clpRefusal(parser)
+  if (refused) throw refused
+}
+
+/** What CLPInferencer.inference raises for a model of this parser (API models are refused), or null. */
+export function clpRefusal(parser: ParserKind): PyRaise | null {
+  return parser === 'api' ? new PyRaise('ValueError', 'API model is not supported for conditional log probability inference and skip this exp.', 'inferencer', { path: 'inferencer.type' }) : null
+}
+
+/**
+ * CLPInferencer then reads `retriever.test_ds[0]['choices']` (the first test row's choices, for every row),
+ * builds each prompt as GenInferencer does (generate_prompt_for_generate_task, parse_template mode 'gen') and
+ * scores the first token of each choice at the next position: the prompt is what the model reads; the
+ * scores need its logits.
+ */
+function clpChoices(p: Prepared): void {
+  if (p.test.length === 0) throw new PyRaise('IndexError', 'list index out of range', 'inferencer')
+  const first = p.test[0]
+  if (!Object.prototype.hasOwnProperty.call(first, 'choices')) throw new PyRaise('KeyError', "'choices'", 'inferencer', { row: 0, field: 'choices' })
+  p.clpNote = {
+    code: 'clp-choices',
+    message: `CLPInferencer sends this prompt and compares the next-token probabilities of the first token of each choice ${pyRepr(first.choices)} (the first test row's \`choices\`, used for every row); the scores need the model.`,
+    at: { field: 'choices' }
   }
 }
 
@@ -479,6 +516,7 @@ export interface SeqLimit {
 export function buildPromptList(p: Prepared, testIndex: number, limit?: SeqLimit, asBuilt?: BuiltRow): BuiltRow {
   if (limit && asBuilt && fitsAsBuilt(p, testIndex, limit, asBuilt)) return asBuilt
   const warnings: EngineWarning[] = [...(p.retrieverNotes.get(testIndex) ?? [])]
+  if (p.clpNote) warnings.push({ ...p.clpNote, at: { ...p.clpNote.at, row: testIndex } })
   const maxSeqLen = limit ? limit.maxSeqLen : p.maxSeqLen
   const measure = (prompt: Prompt, mode: Mode): number => (limit ? limit.tokenLen(prompt, mode) : tokenLen(p, prompt, mode, testIndex))
   const items: BuiltItem[] = []

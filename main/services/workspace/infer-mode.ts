@@ -26,7 +26,7 @@ const INFERENCER_NOTES: Record<string, { severity: 'info' | 'warning'; text: str
   LLInferencer: { severity: 'info', text: 'builds one prompt per label as PPLInferencer does (then scores log-likelihood); shown as such' },
   ToTInferencer: { severity: 'warning', text: 'builds its first prompt as GenInferencer does; the later thought prompts need the model\'s answers and are not shown' },
   AttackInferencer: { severity: 'warning', text: 'builds prompts as GenInferencer does, then inserts an adversarial prompt found at run time; shown without it' },
-  CLPInferencer: { severity: 'warning', text: 'is not reproduced (it scores choice tokens from the model\'s logits); the prompt is shown as GenInferencer would build it' },
+  CLPInferencer: { severity: 'info', text: 'builds its prompts as GenInferencer does, refuses API models, and scores the first token of each of the first test row\'s `choices` (the scores need the model); shown as such' },
   SWCELossInferencer: { severity: 'warning', text: 'is not reproduced (a sliding-window loss over the raw text); the prompt is shown as GenInferencer would build it' },
   AgentInferencer: { severity: 'warning', text: 'is not reproduced (an agent loop with tools, built on ChatInferencer); the prompt is shown as GenInferencer would build it' },
   BFCLV3FunctionCallInferencer: { severity: 'warning', text: 'is not reproduced (function-calling turns with tool schemas); the prompt is shown as GenInferencer would build it' }
@@ -58,5 +58,6 @@ function labelsFromColumn(v: Variant): boolean {
 
 /** Whether rendering a row needs every test row (retrievers that compare rows, or PPL labels from a column). */
 export function needsWholeSplit(v: Variant): boolean {
-  return needsAllTestRows(v) || (variantMode(v) === 'ppl' && labelsFromColumn(v))
+  // CLPInferencer reads the choices of the split's first row (test_ds[0]['choices']) for every row.
+  return needsAllTestRows(v) || (variantMode(v) === 'ppl' && labelsFromColumn(v)) || inferencerName(v) === 'CLPInferencer'
 }

@@ -5,6 +5,7 @@
 import type { ModelRender, Problem, PromptBlock, ReferenceAnswer, RenderItem, Segment } from '../../../shared/api/types'
 import {
   applyMetaTemplate,
+  clpRefusal,
   buildPromptList,
   isMultiTurn,
   turnPrompts,
@@ -438,6 +439,9 @@ function renderModels(prompt: Prompt, prepared: Prepared, rowIndex: number, mode
   const at = own ? { table: prepared.test, tableIndex: own.testIndex, labelPrompts: own.labelPrompts } : undefined
   return models.map((m) => {
     const h = harnessFor(m.profile, prepared.family)
+    // CLPInferencer refuses API models (is_api) before building any prompt; every chat wrapper is a local model.
+    const refused = prepared.inferencer.type === 'CLPInferencer' && !h && m.profile.format === 'opencompass-meta' ? clpRefusal(m.profile.meta_parser ?? 'lm') : null
+    if (refused) return { modelId: m.profile.id, modelName: m.profile.name, contextLength: m.profile.context_length, specialTokens: specialTokenList(m.profile), kind: 'text', text: '', problems: [engineProblem(toEngineError(refused, 'inferencer', { row: rowIndex }), 'error')] }
     const render = (p: Prompt): ModelRender =>
       h ? renderHarness(p, m, h, rowIndex, mode, at) : m.profile.format === 'opencompass-meta' ? renderMeta(p, m, prepared.family, rowIndex, spans, mode) : renderConversation(p, m, prepared.family, rowIndex)
     const limit = !own ? undefined : h ? harnessSeqLimit(m.profile, h, (t) => m.counter.count(t)) : metaSeqLimit(m, prepared.family)

@@ -7,6 +7,11 @@ OC_TREE is an OpenCompass checkout at a5acc4b (the folder holding `opencompass/`
 exactly as the conformance goldens are made; this script only adds the upstream classes it lacks to the
 harness's registry, imported from the checkout's own files:
 
+- CLPInferencer (opencompass/openicl/icl_inferencer/icl_clp_inferencer.py), run by `run_clp_case` below: the
+  real inference() on the harness's LM / API model; what needs the model is replaced by recorders — the
+  tokenizer's encode (choice ids) returns [1], and `_get_cond_prob` records the parsed prompts it is given
+  (the model input) and returns equal scores. The prompt lists are recorded from the real
+  generate_prompt_for_generate_task.
 - OlympiadBenchTemplate, OlympiadBenchRawTemplate (opencompass/datasets/OlympiadBench.py). The module is
   entered without `opencompass.datasets.__init__` (which imports every dataset); its module-level imports that
   only the evaluator and loader use (sympy, opencompass.openicl.icl_evaluator, opencompass.datasets.base,
@@ -40,6 +45,8 @@ def load(tree, shared):
     dpkg.base = sys.modules['opencompass.datasets.base']
     sys.modules['opencompass.utils'].get_data_path = None
     ob = importlib.import_module('opencompass.datasets.OlympiadBench')
+    clp = importlib.import_module('opencompass.openicl.icl_inferencer.icl_clp_inferencer')
+    m.CLPInferencer = clp.CLPInferencer
     m.templates['OlympiadBenchTemplate'] = ob.OlympiadBenchTemplate
     m.templates['OlympiadBenchRawTemplate'] = ob.OlympiadBenchRawTemplate
     return m, oc_run
@@ -68,6 +75,82 @@ OLY_ROWS = [
     oly_row('一个质点做匀速圆周运动……', 'Chinese', 'Physics', 'Open-ended', 'Equation-Tuple', False, '米'),
     oly_row('Compute $\\{1,2\\}$ and {solution}.', 'English', 'Math', 'Open-ended', 'Expression,Expression', True, None),
 ]
+
+
+def run_clp_case(m, oc_run, inp, models):
+    """OpenICLInferTask._inference with CLPInferencer: templates, retriever, inferencer, inference()."""
+    from common import Stage, build_from_cfg, decode_cfg_value, error_record, new_state, to_jsonable
+    import copy
+    import tempfile
+    HarnessLM, HarnessAPI = models
+    st = new_state()
+    infer_cfg = inp['infer_cfg']
+    tmp = tempfile.mkdtemp(prefix='ocgold_')
+    try:
+        with Stage(st, 'dataset'):
+            dataset = oc_run.build_dataset(m, inp['reader_cfg'], inp.get('train', []), inp['test'])
+        with Stage(st, 'model'):
+            cls = HarnessLM if inp['parser'] == 'lm' else HarnessAPI
+            model = cls(copy.deepcopy(inp.get('meta_template')), inp.get('max_seq_len'))
+            model.tokenizer = type('Tok', (), {'encode': lambda self, *a: [1]})()
+        with Stage(st, 'template'):
+            ice_template = prompt_template = None
+            if 'ice_template' in infer_cfg:
+                ice_template = build_from_cfg(infer_cfg['ice_template'], m.templates)
+            if 'prompt_template' in infer_cfg:
+                prompt_template = build_from_cfg(infer_cfg['prompt_template'], m.templates)
+        with Stage(st, 'retriever'):
+            retriever = build_from_cfg(infer_cfg['retriever'], m.retrievers, dataset=dataset)
+        with Stage(st, 'inferencer'):
+            inf_cfg = decode_cfg_value(copy.deepcopy(infer_cfg['inferencer']))
+            inf_cfg.pop('type')
+            inferencer = m.CLPInferencer(model=model, max_seq_len=inp.get('max_seq_len'), output_json_filepath=tmp, **inf_cfg)
+        prompts, inputs = [], []
+        real_gen = retriever.generate_prompt_for_generate_task
+
+        def gen(*a, **k):
+            p = real_gen(*a, **k)
+            prompts.append(p)
+            return p
+        retriever.generate_prompt_for_generate_task = gen
+
+        def cond_prob(texts, pos, choice_ids):
+            inputs.extend(texts)
+            return [[1 / len(choice_ids)] * len(choice_ids) for _ in texts]
+        inferencer._get_cond_prob = cond_prob
+        with Stage(st, 'inferencer'):
+            inferencer.inference(retriever, ice_template=ice_template, prompt_template=prompt_template)
+        return {'ice_idx': [list(map(int, x)) for x in retriever.retrieve()],
+                'items': [{'index': i, 'prompt_list': to_jsonable(p), 'model_input': to_jsonable(t)}
+                          for i, (p, t) in enumerate(zip(prompts, inputs))]}
+    except Exception as e:  # noqa
+        return error_record(e, st.stage)
+
+
+CIVIL_READER = {'input_columns': ['text'], 'output_column': 'label', 'train_split': 'test', 'test_split': 'test'}
+CIVIL_INFER = {'prompt_template': {'type': 'PromptTemplate', 'template': {'round': [{'role': 'HUMAN', 'prompt': (
+    'Text: {text}\nQuestion: Does the above text contain rude, hateful, aggressive, disrespectful or unreasonable '
+    'language?\nAnswer:')}]}}, 'retriever': {'type': 'ZeroRetriever'}, 'inferencer': {'type': 'CLPInferencer'}}
+CIVIL_ROWS = [{'text': 'You are kind.', 'label': 0, 'choices': ['no', 'yes']},
+              {'text': 'Go {away}, idiot.', 'label': 1, 'choices': ['no', 'yes']}]
+
+
+def clp_cases():
+    out = []
+    reader = {k: v for k, v in CIVIL_READER.items() if k not in ('train_split', 'test_split')}
+    for mname, parser, meta in [('lm', 'lm', LM), ('lm-nometa', 'lm', None), ('api', 'api', API)]:
+        out.append({'id': f'oc-extra-CLPInferencer-{mname}', 'category': 'clp-inferencer',
+                    'input': {'kind': 'pipeline', 'reader_cfg': reader, 'infer_cfg': CIVIL_INFER, 'train': CIVIL_ROWS,
+                              'test': CIVIL_ROWS, 'mode': 'gen', 'parser': parser, 'meta_template': meta}})
+    no_choices = [{k: v for k, v in r.items() if k != 'choices'} for r in CIVIL_ROWS]
+    out.append({'id': 'oc-extra-CLPInferencer-no-choices', 'category': 'clp-inferencer',
+                'input': {'kind': 'pipeline', 'reader_cfg': reader, 'infer_cfg': CIVIL_INFER, 'train': no_choices,
+                          'test': no_choices, 'mode': 'gen', 'parser': 'lm', 'meta_template': LM}})
+    multi = dict(CIVIL_INFER, inferencer={'type': 'CLPInferencer', 'single_token': False})
+    out.append({'id': 'oc-extra-CLPInferencer-single-token-false', 'category': 'clp-inferencer',
+                'input': {'kind': 'pipeline', 'reader_cfg': reader, 'infer_cfg': multi, 'train': CIVIL_ROWS,
+                          'test': CIVIL_ROWS, 'mode': 'gen', 'parser': 'lm', 'meta_template': LM}})
+    return out
 
 
 def cases():
@@ -99,8 +182,9 @@ def main():
     m, oc_run = load(tree, shared)
     models = oc_run.make_models(m)
     recs = []
-    for c in cases():
-        exp = oc_run.run_pipeline_case(m, c['input'], models)
+    for c in cases() + clp_cases():
+        run = run_clp_case if c['input']['infer_cfg']['inferencer']['type'] == 'CLPInferencer' else None
+        exp = run(m, oc_run, c['input'], models) if run else oc_run.run_pipeline_case(m, c['input'], models)
         recs.append({'id': c['id'], 'family': 'opencompass', 'upstream': 'open-compass/opencompass@a5acc4bba3b658f151617a3b393602110fb7a740',
                      'category': c['category'], 'input': c['input'], 'expected': exp})
     with open(out_file, 'w', encoding='utf-8') as f:

@@ -97,10 +97,72 @@ describe('render on inferencers other than Gen and PPL', () => {
 
   it('names an inferencer that is not reproduced among the project problems', async () => {
     const { Workspace } = await import('../../../main/services/workspace/workspace')
-    writeFileSync(join(dir, 'c3_clp.py'), withInferencer('CLPInferencer'))
+    writeFileSync(join(dir, 'c3_agent.py'), withInferencer('AgentInferencer'))
     const ws = new Workspace({ mode: 'browser', mediaUrl: (p: string) => p, pickSavePath: async () => null, emit: () => {} } as never)
-    const s = await ws.session.openSpec({ root: dir, configFile: join(dir, 'c3_clp.py'), dataset: join(dir, 'test.jsonl'), modelFiles: ['opencompass-internlm2-chat-meta'] } as never)
-    expect(s.problems).toContainEqual(expect.objectContaining({ code: 'inferencer', severity: 'warning', message: expect.stringContaining('C3: CLPInferencer is not reproduced') }))
+    const s = await ws.session.openSpec({ root: dir, configFile: join(dir, 'c3_agent.py'), dataset: join(dir, 'test.jsonl'), modelFiles: ['opencompass-internlm2-chat-meta'] } as never)
+    expect(s.problems).toContainEqual(expect.objectContaining({ code: 'inferencer', severity: 'warning', message: expect.stringContaining('C3: AgentInferencer is not reproduced') }))
+  })
+})
+
+// configs/datasets/civilcomments/civilcomments_clp_a3c5fd.py, as upstream writes it.
+const CIVIL_CLP = `from opencompass.openicl.icl_prompt_template import PromptTemplate
+from opencompass.openicl.icl_retriever import ZeroRetriever
+from opencompass.openicl.icl_inferencer import CLPInferencer
+from opencompass.openicl.icl_evaluator import AUCROCEvaluator
+from opencompass.datasets import CivilCommentsDataset
+
+civilcomments_reader_cfg = dict(
+    input_columns=['text'],
+    output_column='label',
+    train_split='test',
+    test_split='test')
+
+civilcomments_infer_cfg = dict(
+    prompt_template=dict(
+        type=PromptTemplate,
+        template=dict(round=[
+            dict(
+                role='HUMAN',
+                prompt='Text: {text}\\nQuestion: Does the above text contain '
+                'rude, hateful, aggressive, disrespectful or unreasonable '
+                'language?\\nAnswer:')
+        ])),
+    retriever=dict(type=ZeroRetriever),
+    inferencer=dict(type=CLPInferencer))
+
+civilcomments_eval_cfg = dict(evaluator=dict(type=AUCROCEvaluator), )
+
+civilcomments_datasets = [
+    dict(
+        type=CivilCommentsDataset,
+        path='civil_comments',
+        reader_cfg=civilcomments_reader_cfg,
+        infer_cfg=civilcomments_infer_cfg,
+        eval_cfg=civilcomments_eval_cfg)
+]
+`
+
+describe('render on CLPInferencer', () => {
+  const clpRender = async (model: string) => {
+    writeFileSync(join(dir, 'civil.py'), CIVIL_CLP)
+    writeFileSync(join(dir, 'civil.jsonl'), JSON.stringify({ text: 'You are kind.', label: 0, choices: ['no', 'yes'] }) + '\n')
+    const r = await run(['render', '--config', join(dir, 'civil.py'), '--dataset', join(dir, 'civil.jsonl'), '--model', model])
+    return { code: r.code, line: JSON.parse(r.out.trim().split('\n')[0]) }
+  }
+
+  it('refuses an API model as CLPInferencer.inference does, and exits 1', async () => {
+    const { code, line } = await clpRender('opencompass-api')
+    expect([line.problems.find((p: { severity: string }) => p.severity === 'error')?.message, code]).toEqual(['inferencer: ValueError: API model is not supported for conditional log probability inference and skip this exp.', 1])
+  })
+
+  it('renders the generation prompt for a local model', async () => {
+    const { line } = await clpRender('opencompass-internlm2-chat-meta')
+    expect(line.prompt).toContain('Text: You are kind.\nQuestion: Does the above text contain rude, hateful, aggressive, disrespectful or unreasonable language?\nAnswer:')
+  })
+
+  it('says which choices the model scores after the prompt', async () => {
+    const { line } = await clpRender('opencompass-internlm2-chat-meta')
+    expect(line.problems).toContainEqual(expect.objectContaining({ severity: 'warning', message: expect.stringContaining("first token of each choice ['no', 'yes']") }))
   })
 })
 
