@@ -5,6 +5,7 @@ import { loadMMCustom } from './mm-custom'
 import { loadOmniDocBench, loadTextVQA, loadVideoBench, loadVocalSound } from './file-loaders'
 import { loadHLE, loadMMMU, loadRealworldQA, loadRefCOCO, loadVideoMME } from './parquet-loaders'
 import { loadMathVision } from './mathvision'
+import { loadGEdit } from './gedit'
 import { loadDocVQA, loadInfoVQA, loadMMMUProOptions10, loadMMMUProVision, loadMMStar } from './vlmeval-loaders'
 
 export type { LoaderIO } from './io'
@@ -32,7 +33,8 @@ export const LOADERS: Record<string, LoaderFn> = {
   RefCOCOgDataset: loadRefCOCO,
   RefCOCOPlusDataset: loadRefCOCO,
   MMMUDataset: loadMMMU,
-  MathVisionDataset: loadMathVision
+  MathVisionDataset: loadMathVision,
+  GEditDataset: loadGEdit
 }
 
 /** Config keys that BaseDataset does not pass to load(). */

@@ -2,6 +2,12 @@
 // the file system, the picture codec and Parquet. Paths are POSIX strings as upstream builds them with
 // os.path; relative ones resolve against `cwd` (upstream: the process's working directory).
 import { PyError } from './py'
+import type { Deflate, PillowImage } from '../media/pillow-png'
+
+/** A picture as Pillow decodes it (Image.open + datasets' exif_transpose): mode, size, tobytes() pixels, info. */
+export type DecodedPicture =
+  | PillowImage
+  | { mode: 'CMYK'; width: number; height: number; pixels: Uint8Array; icc?: Uint8Array | null; transparency?: null }
 
 export interface LoaderIO {
   cwd: string
@@ -32,6 +38,13 @@ export interface LoaderIO {
   /** pandas.read_parquet(...) rows: struct columns as objects, binary as Uint8Array, floats as PyFloat. */
   readParquet(p: string): Promise<Record<string, unknown>[]>
   base64(b: Uint8Array): string
+  /**
+   * A picture decoded as datasets' Image feature gives it to a loader (PIL.Image.open, exif_transpose). Palette,
+   * 1-bit and 16-bit pictures come back expanded to L/LA/RGB/RGBA 8-bit (Pillow would keep P / 1 / I;16).
+   */
+  decodePicture(bytes: Uint8Array): Promise<DecodedPicture>
+  /** zlib deflate with the given parameters (the zlib Pillow and Python's zlib module call). */
+  deflate: Deflate
 }
 
 /** os.path.join (POSIX). */

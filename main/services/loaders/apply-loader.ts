@@ -12,6 +12,7 @@ import type { DatasetConfig } from '../../../shared/config/import'
 import { PyFloat } from '../../../shared/python/json'
 import { PyError, checkReaderColumns, loadKwargs, loaderFor } from '../../../shared/loaders'
 import { NpInt } from '../../../shared/loaders/py'
+import { PilImage } from '../../../shared/loaders/hf-disk'
 import { bytesValue } from '../../../shared/media/media-value'
 import { storeKey } from '../store/store-location'
 import { nodeLoaderIO } from './node-io'
@@ -63,6 +64,8 @@ export function pyJsonLine(v: unknown): string {
     if (typeof x === 'number') return Number.isFinite(x) ? String(x) : 'null'
     if (typeof x === 'bigint') return x.toString()
     if (x instanceof Uint8Array) return JSON.stringify(bytesValue(x))
+    // A decoded `datasets` Image cell stays a picture: the {bytes, path} struct it was stored as.
+    if (x instanceof PilImage) return go({ bytes: x.bytes, path: x.path })
     if (Array.isArray(x)) return `[${x.map(go).join(',')}]`
     if (typeof x === 'object')
       return `{${Object.entries(x as Record<string, unknown>)

@@ -12,7 +12,9 @@ import { PyFloat } from '../../../shared/python/json'
 import { PyError, checkReaderColumns, loaderFor, type LoaderResult } from '../../../shared/loaders'
 import { NpInt } from '../../../shared/loaders/py'
 import { base64Of } from '../../../shared/media/media-value'
-import { nodeLoaderIO, pillowMode } from './node-io'
+import { decodePicture, nodeLoaderIO, pillowMode } from './node-io'
+import { PilImage } from '../../../shared/loaders/hf-disk'
+import { createHash } from 'node:crypto'
 
 async function listFiles(dir: string): Promise<string[]> {
   const out: string[] = []
@@ -64,6 +66,34 @@ function placeholders(v: unknown, subs: Array<[string, string]>): unknown {
 
 const FORMAT_NAME: Record<string, string> = { jpeg: 'JPEG', png: 'PNG', webp: 'WEBP', gif: 'GIF', tiff: 'TIFF' }
 
+/** A decoded `datasets` Image cell as the goldens tag it: {"$image": {mode, size, format, pixels_sha256}}. */
+async function imageTag(img: PilImage): Promise<unknown> {
+  if (!img.bytes) return { $image: { path: img.path } }
+  const md = await sharp(Buffer.from(img.bytes)).metadata()
+  const pic = await decodePicture(img.bytes)
+  const pixels_sha256 = createHash('sha256').update(pic.pixels).digest('hex')
+  return {
+    $image: {
+      mode: pillowMode(md),
+      size: [pic.width, pic.height],
+      format: md.format ? (FORMAT_NAME[md.format] ?? null) : null,
+      pixels_sha256
+    }
+  }
+}
+
+/** Rows with every PilImage replaced by its tag. */
+async function tagImages(v: unknown): Promise<unknown> {
+  if (v instanceof PilImage) return imageTag(v)
+  if (Array.isArray(v)) return Promise.all(v.map(tagImages))
+  if (v && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) {
+    const out: Record<string, unknown> = {}
+    for (const [k, x] of Object.entries(v)) out[k] = await tagImages(x)
+    return out
+  }
+  return v
+}
+
 async function fileInfo(file: string): Promise<Record<string, unknown>> {
   try {
     const md = await sharp(file).metadata()
@@ -99,6 +129,7 @@ export async function runLoaderCase(c: ConformanceCase): Promise<unknown> {
     } catch (e) {
       return placeholders({ ...errorText(e), stage: 'load' }, [[dataRoot, '{DATA_ROOT}']])
     }
+    res = { ...res, rows: (await tagImages(res.rows)) as Record<string, unknown>[] }
     const subs: Array<[string, string]> = [
       [res.imageRoot ?? '', '{IMAGE_ROOT}'],
       [dataRoot, '{DATA_ROOT}']

@@ -1,11 +1,13 @@
 // The file system, picture codec (sharp) and Parquet reader behind shared/loaders. Pictures a loader would
 // write beside the data go to the media cache folder instead (mediaDir), so source folders are never written.
 import { createHash } from 'node:crypto'
+import zlib from 'node:zlib'
 import { access, mkdir, opendir, readFile, rename, stat, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import type { Metadata } from 'sharp'
 import { sharp } from '../media/sharp'
 import type { LoaderIO } from '../../../shared/loaders'
+import type { DecodedPicture } from '../../../shared/loaders/io'
 import { PyError } from '../../../shared/loaders'
 import { openParquet, parquetMediaFeatures, readParquetRows } from '../datasets/parquet-source'
 
@@ -156,7 +158,51 @@ export function nodeLoaderIO(o: NodeLoaderIOOptions): LoaderIO {
       if (!o2.ok) throw new PyError('ArrowInvalid', o2.error.message)
       return readParquetRows(o2.pq, 0, o2.pq.rowCount, { pythonNumbers: true, binary: 'bytes' })
     },
-    base64: (b) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('base64')
+    base64: (b) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('base64'),
+    decodePicture: (bytes) => decodePicture(bytes),
+    deflate: (data, d) => {
+      const out = zlib.deflateSync(data, {
+        level: d.level,
+        windowBits: d.windowBits,
+        memLevel: d.memLevel,
+        strategy: d.strategy
+      })
+      return new Uint8Array(out.buffer, out.byteOffset, out.byteLength)
+    }
+  }
+}
+
+/**
+ * PIL.Image.open(bytes) as datasets' Image feature decodes it (EXIF orientation applied): Pillow's mode, size
+ * and tobytes() pixels, with the ICC profile and PNG transparency colour Pillow keeps in `info`.
+ */
+export async function decodePicture(bytes: Uint8Array): Promise<DecodedPicture> {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  let md: Metadata
+  try {
+    md = await sharp(buf).metadata()
+  } catch {
+    throw new PyError('UnidentifiedImageError', 'cannot identify image file <_io.BytesIO object>')
+  }
+  const mode = pillowMode(md)
+  let img = sharp(buf).autoOrient()
+  if (mode === 'CMYK') {
+    const { data, info } = await img.raw().toBuffer({ resolveWithObject: true })
+    return { mode: 'CMYK', width: info.width, height: info.height, pixels: new Uint8Array(data) }
+  }
+  // Palette pictures come back expanded (RGB, or RGBA with a transparent entry); 16-bit ones as 8-bit.
+  img = img.toColourspace(md.channels !== undefined && md.channels <= 2 && !md.isPalette ? 'b-w' : 'srgb')
+  const { data, info } = await img.raw({ depth: 'uchar' }).toBuffer({ resolveWithObject: true })
+  const modes = { 1: 'L', 2: 'LA', 3: 'RGB', 4: 'RGBA' } as const
+  const out = modes[info.channels as 1 | 2 | 3 | 4]
+  if (!out) throw new PyError('OSError', `cannot write mode with ${info.channels} channels as PNG`)
+  return {
+    mode: out,
+    width: info.width,
+    height: info.height,
+    pixels: new Uint8Array(data),
+    icc: md.icc ? new Uint8Array(md.icc) : null,
+    transparency: null
   }
 }
 

@@ -1,0 +1,190 @@
+// A picture written as PNG the way Pillow 11.3's `Image.save(fp, "PNG")` writes it (PngImagePlugin._save with
+// default options, libImaging/ZipEncode.c), so loaders that hand pictures on as PNG base64 (AISBench's GEdit:
+// utils/image_process.py:pil_to_base64) give upstream's bytes:
+//  - chunks: signature, IHDR (no interlace), iCCP when the decoded picture carried an ICC profile
+//    ("ICC Profile\0\0" + zlib.compress(profile)), tRNS for a transparency colour, the IDAT chunks, IEND. No pHYs,
+//    eXIf, gAMA or text chunks: Pillow writes those only when save() is given them.
+//  - scanline filters chosen per row as ZipEncode.c does: None, then Up, then Sub ("prior"), then Paeth, each
+//    taken only when its sum of |byte| (bytes as signed) is strictly smaller; Average only with optimize=True
+//    (never here); a row whose sum reaches 0 stops the search.
+//  - deflate at level 6 (compress_level -1), windowBits 15, memLevel 9, strategy Z_FILTERED; the stream is cut
+//    into IDAT chunks of max(65536, 4 × width) bytes (ImageFile._save's bufsize: one chunk per encoder call).
+// The deflate itself comes from the caller. Upstream's bytes are those of the zlib Pillow's wheel resolves at run
+// time (the system's zlib 1.2.13 in the goldens' environment); another zlib (Node's is Chromium's fork) gives a
+// valid PNG of the same pixels whose compressed bytes can differ on some pictures.
+
+export type PillowMode = 'L' | 'LA' | 'RGB' | 'RGBA'
+
+export interface PillowImage {
+  mode: PillowMode
+  width: number
+  height: number
+  /** Image.tobytes(): rows top to bottom, channels interleaved, 8 bits each. */
+  pixels: Uint8Array
+  /** im.info['icc_profile'] of the decoded picture. */
+  icc?: Uint8Array | null
+  /** im.info['transparency'] (a grey level for L, [r, g, b] for RGB). */
+  transparency?: number | [number, number, number] | null
+}
+
+export interface DeflateOptions {
+  level: number
+  windowBits: number
+  memLevel: number
+  /** 0 default, 1 Z_FILTERED. */
+  strategy: number
+}
+
+export type Deflate = (data: Uint8Array, o: DeflateOptions) => Uint8Array
+
+/** Pillow's PNG: IDAT compression options (ZipEncode.c: deflateInit2(level, Z_DEFLATED, 15, 9, Z_FILTERED)). */
+export const PILLOW_IDAT: DeflateOptions = { level: 6, windowBits: 15, memLevel: 9, strategy: 1 }
+/** Python's zlib.compress(data): level -1 (6), windowBits 15, memLevel 8 (DEF_MEM_LEVEL), default strategy. */
+export const PY_ZLIB_COMPRESS: DeflateOptions = { level: 6, windowBits: 15, memLevel: 8, strategy: 0 }
+
+const CHANNELS: Record<PillowMode, number> = { L: 1, LA: 2, RGB: 3, RGBA: 4 }
+const COLOR_TYPE: Record<PillowMode, number> = { L: 0, LA: 4, RGB: 2, RGBA: 6 }
+
+let crcTable: Uint32Array | null = null
+export function crc32(parts: Uint8Array[]): number {
+  if (!crcTable) {
+    crcTable = new Uint32Array(256)
+    for (let n = 0; n < 256; n++) {
+      let c = n
+      for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1
+      crcTable[n] = c >>> 0
+    }
+  }
+  let c = 0xffffffff
+  for (const p of parts) for (let i = 0; i < p.length; i++) c = crcTable[(c ^ p[i]) & 0xff] ^ (c >>> 8)
+  return (c ^ 0xffffffff) >>> 0
+}
+
+const ascii = (s: string): Uint8Array => Uint8Array.from(s, (ch) => ch.charCodeAt(0))
+
+function u32be(n: number): Uint8Array {
+  return Uint8Array.of((n >>> 24) & 255, (n >>> 16) & 255, (n >>> 8) & 255, n & 255)
+}
+
+function u16be(n: number): Uint8Array {
+  return Uint8Array.of((n >>> 8) & 255, n & 255)
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((a, p) => a + p.length, 0))
+  let at = 0
+  for (const p of parts) {
+    out.set(p, at)
+    at += p.length
+  }
+  return out
+}
+
+function chunk(type: string, data: Uint8Array): Uint8Array[] {
+  const t = ascii(type)
+  return [u32be(data.length), t, data, u32be(crc32([t, data]))]
+}
+
+/** The filtered scanlines (filter byte + row) ZipEncode.c hands to deflate. */
+export function pillowFilteredRows(img: PillowImage): Uint8Array {
+  const bpp = CHANNELS[img.mode]
+  const bytes = img.width * bpp
+  if (img.pixels.length < bytes * img.height)
+    throw new Error(`pixels: ${img.pixels.length} bytes for ${img.width}×${img.height} ${img.mode}`)
+  const out = new Uint8Array((bytes + 1) * img.height)
+  let previous = new Uint8Array(bytes + 1)
+  let current = new Uint8Array(bytes + 1)
+  const up = new Uint8Array(bytes + 1)
+  const prior = new Uint8Array(bytes + 1)
+  const paeth = new Uint8Array(bytes + 1)
+  prior[0] = 1
+  up[0] = 2
+  paeth[0] = 4
+  const cost = (v: number): number => (v < 128 ? v : 256 - v)
+  for (let y = 0; y < img.height; y++) {
+    current[0] = 0
+    current.set(img.pixels.subarray(y * bytes, (y + 1) * bytes), 1)
+    let output = current
+    let sum = 0
+    for (let i = 1; i <= bytes; i++) sum += cost(current[i])
+    if (sum > 0) {
+      let s = 0
+      for (let i = 1; i <= bytes; i++) {
+        const v = (current[i] - previous[i]) & 255
+        up[i] = v
+        s += cost(v)
+      }
+      if (s < sum) {
+        output = up
+        sum = s
+      }
+    }
+    if (sum > 0) {
+      let s = 0
+      let i = 1
+      for (; i <= bpp && i <= bytes; i++) {
+        prior[i] = current[i]
+        s += cost(current[i])
+      }
+      for (; i <= bytes; i++) {
+        const v = (current[i] - current[i - bpp]) & 255
+        prior[i] = v
+        s += cost(v)
+      }
+      if (s < sum) {
+        output = prior
+        sum = s
+      }
+    }
+    if (sum > 0) {
+      let s = 0
+      let i = 1
+      for (; i <= bpp && i <= bytes; i++) {
+        const v = (current[i] - previous[i]) & 255
+        paeth[i] = v
+        s += cost(v)
+      }
+      for (; i <= bytes; i++) {
+        const a = current[i - bpp]
+        const b = previous[i]
+        const c = previous[i - bpp]
+        const pa = Math.abs(b - c)
+        const pb = Math.abs(a - c)
+        const pc = Math.abs(a + b - 2 * c)
+        const v = (current[i] - (pa <= pb && pa <= pc ? a : pb <= pc ? b : c)) & 255
+        paeth[i] = v
+        s += cost(v)
+      }
+      if (s < sum) {
+        output = paeth
+        sum = s
+      }
+    }
+    out.set(output, y * (bytes + 1))
+    const t = previous
+    previous = current
+    current = t
+  }
+  return out
+}
+
+/** Image.save(buf, "PNG") with default options. */
+export function pillowPng(img: PillowImage, deflate: Deflate): Uint8Array {
+  const parts: Uint8Array[] = [Uint8Array.of(137, 80, 78, 71, 13, 10, 26, 10)]
+  const ihdr = concat([u32be(img.width), u32be(img.height), Uint8Array.of(8, COLOR_TYPE[img.mode], 0, 0, 0)])
+  parts.push(...chunk('IHDR', ihdr))
+  if (img.icc && img.icc.length)
+    parts.push(
+      ...chunk('iCCP', concat([ascii('ICC Profile'), Uint8Array.of(0, 0), deflate(img.icc, PY_ZLIB_COMPRESS)]))
+    )
+  const t = img.transparency
+  if (t !== null && t !== undefined) {
+    if (img.mode === 'L' && typeof t === 'number') parts.push(...chunk('tRNS', u16be(Math.max(0, Math.min(65535, t)))))
+    else if (img.mode === 'RGB' && Array.isArray(t)) parts.push(...chunk('tRNS', concat(t.map(u16be))))
+  }
+  const z = deflate(pillowFilteredRows(img), PILLOW_IDAT)
+  const block = Math.max(65536, img.width * 4)
+  for (let at = 0; at < z.length; at += block) parts.push(...chunk('IDAT', z.subarray(at, at + block)))
+  parts.push(...chunk('IEND', new Uint8Array(0)))
+  return concat(parts)
+}
