@@ -54,26 +54,31 @@ const BAND_ROWS = MINHASH_SIZE / BANDS
 export const NEAR_AGREE = Math.ceil(0.8 * MINHASH_SIZE)
 
 // Fixed odd multipliers and offsets: one hash family per signature position, the same in every run.
-const MUL = Array.from({ length: MINHASH_SIZE }, (_, i) => (Math.imul(0x9e3779b1, i + 1) | 1) >>> 0)
-const ADD = Array.from({ length: MINHASH_SIZE }, (_, i) => Math.imul(0x85ebca6b, i + 7) >>> 0)
+const MUL = Int32Array.from({ length: MINHASH_SIZE }, (_, i) => Math.imul(0x9e3779b1, i + 1) | 1)
+const ADD = Int32Array.from({ length: MINHASH_SIZE }, (_, i) => Math.imul(0x85ebca6b, i + 7))
+const mins = new Int32Array(MINHASH_SIZE)
 
-/** MinHash signature of the character 4-gram set of normalized text (works for CJK, which has no spaces). */
+/**
+ * MinHash signature of the character 4-gram set of normalized text (works for CJK, which has no spaces). The
+ * minimums are kept as signed 32-bit integers with the top bit flipped (the same order as the unsigned values, in
+ * the integer arithmetic the JIT does fastest) and written out unsigned.
+ */
 export function minhash(norm: string, out: Uint32Array = new Uint32Array(MINHASH_SIZE)): Uint32Array {
-  out.fill(0xffffffff)
+  mins.fill(0x7fffffff)
   const n = norm.length
   const grams = n < 4 ? (n ? 1 : 0) : n - 3
   for (let i = 0; i < grams; i++) {
-    let g = 0x811c9dc5
+    let g = 0x811c9dc5 | 0
     const end = Math.min(n, i + 4)
     for (let j = i; j < end; j++) g = Math.imul(g ^ norm.charCodeAt(j), 0x01000193)
-    g >>>= 0
     for (let k = 0; k < MINHASH_SIZE; k++) {
-      let h = (Math.imul(g, MUL[k]) + ADD[k]) >>> 0
+      let h = (Math.imul(g, MUL[k]) + ADD[k]) | 0
       h ^= h >>> 16
-      h = Math.imul(h, 0x45d9f3b) >>> 0
-      if (h < out[k]) out[k] = h
+      h = Math.imul(h, 0x45d9f3b) ^ -0x80000000
+      if (h < mins[k]) mins[k] = h
     }
   }
+  for (let k = 0; k < MINHASH_SIZE; k++) out[k] = (mins[k] ^ -0x80000000) >>> 0
   return out
 }
 
@@ -88,14 +93,15 @@ export interface RowFeatures {
   gold: string | null
 }
 
-export function rowFeatures(row: Row, columns: string[], mediaValues: string[], outputColumn: string | null): RowFeatures {
+/** A row's facts; `sig` is where its signature goes (a slot of a shared buffer), else a new array. */
+export function rowFeatures(row: Row, columns: string[], mediaValues: string[], outputColumn: string | null, sig?: Uint32Array): RowFeatures {
   const t = inputText(row, columns)
   const norm = normalizeText(t)
   const g = outputColumn !== null ? row[outputColumn] : undefined
   return {
     exact: hash53(t),
     media: hash53(mediaValues.join('\u0001')),
-    sig: norm.length >= 12 ? minhash(norm) : null,
+    sig: norm.length >= 12 ? minhash(norm, sig) : null,
     gold: g === undefined || g === null ? null : text(g).trim()
   }
 }

@@ -5,7 +5,7 @@
 // when asked, leaving rejected rows out, so a curation change or an edited row (relint) updates them at once.
 import type { CurationStatus } from '../../../shared/api/types'
 import { isEngineError, type EngineError, type Prepared, type Row } from '../../../shared/engine'
-import { checkedColumns, duplicates, emptyFields, goldLeak, isImbalanced, labelBalance, rowFeatures, type RowFeatures } from '../../../shared/lint/dataset-checks'
+import { checkedColumns, duplicates, emptyFields, goldLeak, isImbalanced, labelBalance, MINHASH_SIZE, rowFeatures, type RowFeatures } from '../../../shared/lint/dataset-checks'
 import { histogram } from '../../../shared/lint/histogram'
 import { kindInfo, lintKindOf } from '../../../shared/lint/kinds'
 import { groupKey, LINT_REPORT_VERSION, parseLintKey, type LintExample, type LintGroup, type LintReport, type LintSeverity } from '../../../shared/lint/report'
@@ -52,6 +52,8 @@ export interface Finding {
 
 const BATCH = 500
 const EXAMPLES = 5
+/** Rows per slab of MinHash signatures: one buffer per 4,096 rows, not one per row. */
+const SIG_SLAB = 4096
 const RANK: Record<LintSeverity, number> = { error: 2, warning: 1, info: 0 }
 
 export class LintRun {
@@ -154,12 +156,41 @@ export class LintRun {
    * appended a generation prompt."), so 100,000 rows hold pointers, not copies.
    */
   private interned = new Map<string, Finding>()
+  private findingId = new Map<Finding, number>()
   private intern(f: Finding): Finding {
     const key = `${f.kind}\u0000${f.model ?? ''}\u0000${f.severity}\u0000${f.message}\u0000${f.at ? JSON.stringify(f.at) : ''}\u0000${f.detail ? JSON.stringify(f.detail) : ''}`
     const hit = this.interned.get(key)
     if (hit) return hit
-    if (this.interned.size < 200_000) this.interned.set(key, f)
+    if (this.interned.size < 200_000) {
+      this.interned.set(key, f)
+      this.findingId.set(f, this.findingId.size)
+    }
     return f
+  }
+  /**
+   * And one shared list per distinct set of findings: the rows of a clean set all carry the same few facts per
+   * model (what each template added), so a row holds one pointer, and the report counts each list once.
+   */
+  private lists = new Map<string, Finding[]>()
+  private internList(fs: Finding[]): Finding[] {
+    let key = ''
+    for (const f of fs) {
+      const id = this.findingId.get(f)
+      if (id === undefined) return fs
+      key += `${id},`
+    }
+    const hit = this.lists.get(key)
+    if (hit) return hit
+    if (this.lists.size < 100_000) this.lists.set(key, fs)
+    return fs
+  }
+  private sigSlabs: Uint32Array[] = []
+  /** Row i's MinHash signature slot (a view on a shared slab). */
+  private sigOf(i: number): Uint32Array {
+    const s = Math.floor(i / SIG_SLAB)
+    const slab = (this.sigSlabs[s] ??= new Uint32Array(SIG_SLAB * MINHASH_SIZE))
+    const at = (i % SIG_SLAB) * MINHASH_SIZE
+    return slab.subarray(at, at + MINHASH_SIZE)
   }
   /** Train rows already keyed for the in-context-example check. */
   private iceSeen = new Set<number>()
@@ -210,7 +241,7 @@ export class LintRun {
     const cols = checkedColumns(value, this.src.inputColumns, this.src.outputColumn)
     for (const c of Object.keys(value)) if (this.columnsSeen.size < 1000) this.columnsSeen.add(c)
     const refs = findMediaRefs(value)
-    const feats = rowFeatures(value, cols, refs.map((x) => x.value), this.src.outputColumn)
+    const feats = rowFeatures(value, cols, refs.map((x) => x.value), this.src.outputColumn, this.sigOf(i))
     this.features[i] = feats
     this.golds[i] = feats.gold
     const empty = emptyFields(value, cols, this.src.outputColumn)
@@ -219,7 +250,7 @@ export class LintRun {
     const leak = goldLeak(value, cols, feats.gold, this.src.outputColumn)
     if (leak) add({ kind: 'gold-leak', model: null, severity: 'error', message: `${leak.field} ${leak.how} (${JSON.stringify(feats.gold)})`, at: { field: leak.field } })
     if (refs.length && !rec.error) for (const m of await this.media.check(refs, rec.at.file)) add({ kind: m.kind, model: null, severity: kindInfo(m.kind).severity, message: m.message, at: { field: m.field } })
-    this.findings[i] = out.length ? out : undefined
+    this.findings[i] = out.length ? this.internList(out) : undefined
   }
 
   /** The report, rejected rows left out of every count. */
@@ -227,25 +258,26 @@ export class LintRun {
     const live = (i: number) => this.inRange(i) && this.src.status(i) !== 'rejected'
     const groups = new Map<string, { g: LintGroup; rank: number }>()
     type Entry = { g: LintGroup; rank: number }
-    const put = (kind: string, model: string | null, severity: LintSeverity, ex: () => LintExample, detail?: Record<string, unknown>, entry?: Entry) => {
-      const key = entry ? '' : groupKey(kind, model)
-      let e = entry ?? groups.get(key)
+    const put = (kind: string, model: string | null, severity: LintSeverity, count: number, ex?: () => LintExample, detail?: Record<string, unknown>) => {
+      const key = groupKey(kind, model)
+      let e = groups.get(key)
       if (!e) {
         const info = kindInfo(kind, severity)
         e = { g: { key, kind, model, severity, title: info.title, advice: info.advice, count: 0, examples: [] }, rank: -1 }
         if (detail) e.g.detail = detail
         groups.set(key, e)
       }
-      e.g.count++
+      e.g.count += count
       if (RANK[severity] > e.rank) {
         e.rank = RANK[severity]
         e.g.severity = severity
       }
-      if (e.g.examples.length < EXAMPLES) e.g.examples.push(ex())
+      if (ex && e.g.examples.length < EXAMPLES) e.g.examples.push(ex())
       return e
     }
-    // Findings are interned: one group lookup per distinct finding, not per row.
-    const entryOf = new Map<Finding, Entry>()
+    // Rows' finding lists are interned: the rows are counted per distinct list (with its first rows as
+    // examples), then each list's findings go to their groups once. A row has at most one finding per group.
+    const byList = new Map<Finding[], { count: number; rows: number[] }>()
     let rejected = 0
     for (let i = this.first; i < this.done; i++) {
       if (!live(i)) {
@@ -253,13 +285,27 @@ export class LintRun {
         continue
       }
       const fs = this.findings[i]
-      if (fs)
-        for (const f of fs) {
-          const e = put(f.kind, f.model, f.severity, () => ({ row: i, message: f.message, ...(f.at && Object.keys(f.at).length ? { at: f.at } : {}) }), undefined, entryOf.get(f))
-          entryOf.set(f, e)
-        }
+      if (!fs) continue
+      let l = byList.get(fs)
+      if (!l) byList.set(fs, (l = { count: 0, rows: [] }))
+      l.count++
+      if (l.rows.length < EXAMPLES) l.rows.push(i)
     }
-    for (const d of this.wholeSetFindings(live)) put(d.kind, null, d.severity, () => ({ row: d.row, message: d.message }), d.detail)
+    const candidates = new Map<Entry, { row: number; f: Finding }[]>()
+    for (const [fs, l] of byList) {
+      for (const f of fs) {
+        const e = put(f.kind, f.model, f.severity, l.count)
+        let c = candidates.get(e)
+        if (!c) candidates.set(e, (c = []))
+        for (const row of l.rows) c.push({ row, f })
+      }
+    }
+    // A group's examples: its first rows in row order, whichever lists they came from.
+    for (const [e, c] of candidates) {
+      c.sort((a, b) => a.row - b.row)
+      e.g.examples = c.slice(0, EXAMPLES).map(({ row, f }) => ({ row, message: f.message, ...(f.at && Object.keys(f.at).length ? { at: f.at } : {}) }))
+    }
+    for (const d of this.wholeSetFindings(live)) put(d.kind, null, d.severity, 1, () => ({ row: d.row, message: d.message }), d.detail)
     const list = [...groups.values()].map((e) => e.g)
     list.sort((a, b) => RANK[b.severity] - RANK[a.severity] || b.count - a.count || a.key.localeCompare(b.key))
     const summary = { errors: 0, warnings: 0, infos: 0 }
