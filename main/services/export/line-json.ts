@@ -19,19 +19,25 @@ export class LineBuffer {
     return this.at
   }
 
-  /** Appends `text` + '\n'; returns a full buffer to write first when `text` did not fit, else null. */
-  add(text: string): Buffer | null {
+  /**
+   * Appends `text` + '\n'; returns a full buffer to write first when `text` did not fit, else null. With `tail`,
+   * the last character of `text` (a JSON object's closing brace) is replaced by `tail`: written as two strings,
+   * never joined into one.
+   */
+  add(text: string, tail?: string): Buffer | null {
     let full: Buffer | null = null
     // UTF-8 takes at most 3 bytes per UTF-16 unit.
-    const worst = text.length * 3 + 1
+    const worst = (text.length + (tail?.length ?? 0)) * 3 + 1
     if (this.size - this.at < worst) {
       full = this.take()
       if (worst > this.size) {
-        const own = Buffer.from(text + '\n', 'utf8')
+        const own = Buffer.from((tail === undefined ? text : text.slice(0, -1) + tail) + '\n', 'utf8')
         return full ? Buffer.concat([full, own]) : own
       }
     }
     this.at += this.buf.write(text, this.at, 'utf8')
+    // The brace is one byte in UTF-8.
+    if (tail !== undefined) this.at += this.buf.write(tail, this.at - 1, 'utf8') - 1
     this.buf[this.at++] = 0x0a
     return full
   }

@@ -147,7 +147,7 @@ export async function* exportBatches(a: ExportSource): AsyncGenerator<ExportLine
           const before = a.options.format === 'messages' && m.kind === 'text' ? messagesBeforeTemplate(m, it.prompt, a.variant.family) : null
           const prompt =
             m.kind === 'messages' ? (m.harness?.error ? null : (m.messages ?? []).map((x) => ({ role: x.role, content: x.content }))) : before ? before.messages : m.harness?.error ? null : m.text
-          const problems = [...r.problems, ...m.problems, ...(before?.problem ? [before.problem] : [])].map(brief)
+          const problems = sharedProblems(r.problems, m.problems, before?.problem)
           batch.push({
             ...base,
             model: m.modelId,
@@ -197,6 +197,35 @@ function requests(r: RenderedForModels): { tag: { label?: unknown; turn?: number
 
 const brief = (p: { code: string; message: string; severity: string }) => ({ code: p.code, message: p.message, severity: p.severity })
 
+type Brief = ReturnType<typeof brief>
+const NO_PROBLEMS: Brief[] = Object.freeze([]) as unknown as Brief[]
+/**
+ * Lines with the same problems share one frozen list (most lines of a job repeat the same few facts: the
+ * meta-template-not-applied note on every line of a plain-string template), and encodeLines encodes a shared list
+ * once, not on every line. Lists are shared by content, up to SHARED_MAX of them.
+ */
+const shared = new Map<string, Brief[]>()
+/** A shared list as the end of its line's JSON: `,"problems":[…]}`. */
+const sharedTail = new WeakMap<Brief[], string>()
+const SHARED_MAX = 4096
+function sharedProblems(a: readonly Brief[], b: readonly Brief[], c?: Brief): Brief[] {
+  const n = a.length + b.length + (c ? 1 : 0)
+  if (n === 0) return NO_PROBLEMS
+  let key = ''
+  for (const p of a) key += `${p.code}\u0000${p.severity}\u0000${p.message}\u0001`
+  for (const p of b) key += `${p.code}\u0000${p.severity}\u0000${p.message}\u0001`
+  if (c) key += `${c.code}\u0000${c.severity}\u0000${c.message}\u0001`
+  const hit = shared.get(key)
+  if (hit) return hit
+  const list = [...a, ...b, ...(c ? [c] : [])].map((p) => Object.freeze(brief(p)))
+  // Lists that never repeat (a message naming its row) must not crowd out the common ones for good.
+  if (shared.size >= SHARED_MAX) shared.clear()
+  Object.freeze(list)
+  shared.set(key, list)
+  sharedTail.set(list, `,"problems":${JSON.stringify(list)}}`)
+  return list
+}
+
 /** Lines one by one or in batches (exportBatches), as the writers below take them. */
 export type LineStream = AsyncIterable<ExportLine | ExportLine[]>
 
@@ -237,12 +266,29 @@ export async function* encodeLines(lines: LineStream, onBatch?: (batch: ExportLi
     const batch = Array.isArray(l) ? l : [l]
     onBatch?.(batch)
     for (let i = 0; i < batch.length; i++) {
-      const full = out.add(JSON.stringify(batch[i]))
+      const line = batch[i]
+      const tail = sharedTailOf(line)
+      let full: Buffer | null
+      if (tail === undefined) full = out.add(JSON.stringify(line))
+      else {
+        // The line without its problems, its closing brace replaced by the list's cached JSON: the same bytes.
+        const p = line.problems
+        line.problems = undefined
+        const head = JSON.stringify(line)
+        line.problems = p
+        full = out.add(head, tail)
+      }
       if (full) yield full
     }
   }
   const last = out.take()
   if (last) yield last
+}
+
+/** A line's shared problems list as JSON, when it has one and it is the line's last key (no spans after it). */
+function sharedTailOf(line: ExportLine): string | undefined {
+  const p = line.problems
+  return p && line.spans === undefined ? sharedTail.get(p) : undefined
 }
 
 /** Encoded chunks (encodeLines) written atomically, one write in flight while the next chunk is made. */
