@@ -30,7 +30,7 @@ const host: Host = {
   async pickOpenPath(kind) {
     const r = await dialog.showOpenDialog(win ?? undefined!, {
       properties: [kind === 'folder' ? 'openDirectory' : 'openFile'],
-      filters: kind === 'file' ? [{ name: 'Datasets, configs, projects', extensions: ['jsonl', 'json', 'csv', 'tsv', 'parquet', 'py', 'yaml', 'yml'] }, { name: 'All files', extensions: ['*'] }] : undefined
+      filters: kind === 'file' ? [{ name: 'Datasets, configs, projects', extensions: ['jsonl', 'json', 'csv', 'tsv', 'parquet', 'arrow', 'py', 'yaml', 'yml'] }, { name: 'All files', extensions: ['*'] }] : undefined
     })
     return r.canceled || !r.filePaths[0] ? null : r.filePaths[0]
   },

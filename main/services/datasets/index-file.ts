@@ -242,9 +242,9 @@ export async function indexFileStaged(file: string, format: DatasetFormat, opts:
   // Validation may run later, with its own signal and progress: the options it is given replace the index's.
   const withOpts = (v: Pick<IndexOptions, 'signal' | 'onProgress'>): IndexOptions => ({ ...opts, signal: v.signal, onProgress: v.onProgress })
 
-  if (format === 'parquet') {
-    // Every row group is decoded once, in a worker: columns, media refs, and the rows of groups that fail.
-    const part = await runTask('parquet-validate', { file, maxErrors: opts.maxErrors, maxFileRefs: opts.maxFileRefs }, {
+  if (format === 'parquet' || format === 'arrow') {
+    // Every row group (record batch) is decoded once, in a worker: columns, media refs, and the rows of groups that fail.
+    const part = await runTask(format === 'arrow' ? 'arrow-validate' : 'parquet-validate', { file, maxErrors: opts.maxErrors, maxFileRefs: opts.maxFileRefs }, {
       signal: opts.signal,
       onProgress: (p) => opts.onProgress?.('validate', 0, size, p.rows)
     })

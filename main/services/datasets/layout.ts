@@ -1,7 +1,9 @@
 // Works out what a path holds: one data file (format from its extension, JSON sniffed), or a dataset folder
 // whose files name their splits — train.jsonl + test.jsonl, or the Hugging Face layout data/train-00000-of-00002.parquet.
+// A Hugging Face `datasets.save_to_disk` folder (state.json + dataset_info.json + data-XXXXX-of-NNNNN.arrow, or a
+// DatasetDict's dataset_dict.json + one such folder per split) is read as its state.json lists its Arrow shards.
 // Rows for in-context examples come from train and rows to render from test, as the evaluators do.
-import { readdir, stat } from 'node:fs/promises'
+import { readFile, readdir, stat } from 'node:fs/promises'
 import path from 'node:path'
 import type { DatasetFormat } from './types'
 
@@ -16,7 +18,8 @@ const EXT_FORMAT: Record<string, DatasetFormat> = {
   '.json': 'json',
   '.csv': 'csv',
   '.tsv': 'tsv',
-  '.parquet': 'parquet'
+  '.parquet': 'parquet',
+  '.arrow': 'arrow'
 }
 
 export function formatOf(file: string): DatasetFormat | null {
@@ -31,8 +34,53 @@ function splitNameOf(base: string): string {
   // HF shards: train-00000-of-00003, test-00000-of-00001-abc123
   const shard = /^(.+?)-\d{5}-of-\d{5}/.exec(stem)
   const name = (shard ? shard[1] : stem).toLowerCase()
-  for (const s of SPLIT_NAMES) if (name === s || name.endsWith(`_${s}`) || name.endsWith(`-${s}`) || name.startsWith(`${s}-`)) return s
+  for (const s of SPLIT_NAMES)
+    if (name === s || name.endsWith(`_${s}`) || name.endsWith(`-${s}`) || name.startsWith(`${s}-`)) return s
   return shard ? shard[1] : stem
+}
+
+const isFile = (p: string): Promise<boolean> =>
+  stat(p).then(
+    (s) => s.isFile(),
+    () => false
+  )
+
+/** The Arrow shards a save_to_disk Dataset folder's state.json lists, in order; null when `dir` is not one. */
+async function savedDatasetFiles(dir: string): Promise<{ split: string | null; files: string[] } | null> {
+  if (!(await isFile(path.join(dir, 'state.json'))) || !(await isFile(path.join(dir, 'dataset_info.json')))) return null
+  let state: { _data_files?: Array<{ filename?: unknown }>; _split?: unknown }
+  try {
+    state = JSON.parse(await readFile(path.join(dir, 'state.json'), 'utf8'))
+  } catch {
+    return null
+  }
+  if (!Array.isArray(state._data_files)) return null
+  const files = state._data_files.map((f) => f?.filename).filter((f): f is string => typeof f === 'string')
+  // `_split` may carry a slice ("train[:100]"): the split's name is the part before it.
+  const split = typeof state._split === 'string' ? (/^[\w.-]+/.exec(state._split)?.[0] ?? null) : null
+  return { split, files: files.map((f) => path.join(dir, f)) }
+}
+
+/** A save_to_disk folder's splits: one for a Dataset, one per split of a DatasetDict; null for any other folder. */
+export async function savedDatasetLayout(dir: string): Promise<SplitLayout[] | null> {
+  const one = await savedDatasetFiles(dir)
+  if (one)
+    return [{ name: one.split ?? 'default', files: one.files.map((file) => ({ file, format: 'arrow' as const })) }]
+  if (!(await isFile(path.join(dir, 'dataset_dict.json')))) return null
+  let names: unknown
+  try {
+    names = JSON.parse(await readFile(path.join(dir, 'dataset_dict.json'), 'utf8'))?.splits
+  } catch {
+    return null
+  }
+  if (!Array.isArray(names)) return null
+  const out: SplitLayout[] = []
+  for (const name of names) {
+    if (typeof name !== 'string') continue
+    const sub = await savedDatasetFiles(path.join(dir, name))
+    if (sub) out.push({ name, files: sub.files.map((file) => ({ file, format: 'arrow' as const })) })
+  }
+  return out
 }
 
 /** Lists the splits of a folder, shards in name order. Files whose format is unknown are ignored. */
@@ -42,6 +90,8 @@ export async function layoutOf(target: string): Promise<{ kind: 'file' | 'folder
     const format = formatOf(target) ?? 'jsonl'
     return { kind: 'file', splits: [{ name: 'default', files: [{ file: target, format }] }] }
   }
+  const saved = await savedDatasetLayout(target)
+  if (saved) return { kind: 'folder', splits: saved }
   const found: Array<{ file: string; format: DatasetFormat }> = []
   const scan = async (dir: string, depth: number): Promise<void> => {
     const entries = await readdir(dir, { withFileTypes: true })
@@ -64,7 +114,12 @@ export async function layoutOf(target: string): Promise<{ kind: 'file' | 'folder
   for (const f of found) {
     const rel = path.relative(target, f.file).split(path.sep)
     // data/<split>/xxx.parquet is a split named by its folder.
-    const name = rel.length >= 3 && rel[0] === 'data' ? rel[1] : rel.length === 2 && rel[0] !== 'data' ? rel[0] : splitNameOf(path.basename(f.file))
+    const name =
+      rel.length >= 3 && rel[0] === 'data'
+        ? rel[1]
+        : rel.length === 2 && rel[0] !== 'data'
+          ? rel[0]
+          : splitNameOf(path.basename(f.file))
     let s = bySplit.get(name)
     if (!s) bySplit.set(name, (s = { name, files: [] }))
     s.files.push(f)

@@ -14,6 +14,7 @@ import { allBlank, bomLength } from './jsonl-index'
 import { decodeRow, type RowFormat } from './row-decode'
 import { mergeColumns, summarizeColumns, type ColumnAcc } from './columns'
 import { openParquet, readParquetRows, type ParquetFile } from './parquet-source'
+import { openArrow, readArrowRows, type ArrowFile } from './arrow-source'
 import { RowInspector } from './validate-rows'
 
 export interface OpenOptions {
@@ -100,6 +101,7 @@ interface Source {
   /** Set while the part awaits validation: the file's staged index and this part's position in it. */
   staged: { file: StagedFile; at: number } | null
   pq: ParquetFile | null
+  arrow: ArrowFile | null
   /** good row → raw row; null when no row was skipped. */
   good: Uint32Array | null
   rows: number
@@ -176,14 +178,16 @@ async function readSourceRows(src: Source, from: number, to: number, splitBase: 
     raw.push(src.good ? src.good[g] : g)
     indices.push(splitBase + g)
   }
-  if (src.pq) {
+  if (src.pq || src.arrow) {
     // Contiguous physical runs, so a window with a skipped row group is still one or two reads.
     const out: RowRecord[] = []
     let i = 0
     while (i < raw.length) {
       let j = i + 1
       while (j < raw.length && raw[j] === raw[j - 1] + 1) j++
-      const rows = await readParquetRows(src.pq, raw[i], raw[j - 1] + 1, { pythonNumbers: true })
+      const rows = src.pq
+        ? await readParquetRows(src.pq, raw[i], raw[j - 1] + 1, { pythonNumbers: true })
+        : await readArrowRows(src.arrow!, raw[i], raw[j - 1] + 1, { pythonNumbers: true })
       rows.forEach((value, k) => out.push({ index: indices[i + k], value, at: { file: src.file, row: raw[i + k] } }))
       i = j
     }
@@ -301,11 +305,17 @@ export async function openDataset(target: string, options: OpenOptions = {}): Pr
         const o = await openParquet(f.file)
         if (o.ok) pq = o.pq
       }
+      let arrow: ArrowFile | null = null
+      if (f.format === 'arrow' && parts[0].rawRows > 0) {
+        const o = await openArrow(f.file)
+        if (o.ok) arrow = o.arrow
+      }
       const fileSources: Source[] = parts.map((p, at) => ({
         file: f.file,
         part: p,
         staged: staged ? { file: staged, at } : null,
         pq,
+        arrow,
         good: goodMap(p),
         rows: p.rawRows - p.bad.length
       }))

@@ -1,7 +1,7 @@
 // Data types shared by every dataset reader: row errors as data, column summaries, progress and the handle the
 // app and the CLI use to read rows on demand. Kept free of Node imports so the API layer can re-export them.
 
-export type DatasetFormat = 'jsonl' | 'json' | 'csv' | 'tsv' | 'parquet'
+export type DatasetFormat = 'jsonl' | 'json' | 'csv' | 'tsv' | 'parquet' | 'arrow'
 
 /** Where a problem is, precise enough for a person to open the file and look. */
 export interface DatasetErrorAt {
@@ -29,6 +29,7 @@ export type DatasetErrorCode =
   | 'ragged-row'
   | 'json-structure'
   | 'parquet-corrupt'
+  | 'arrow-corrupt'
   | 'media-refused'
   | 'media-missing'
   | 'media-offline'

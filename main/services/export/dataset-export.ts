@@ -61,7 +61,7 @@ const MAX_PROBLEMS = 50
 /** The format a dataset is exported in by default: its own. */
 export function sourceFormat(datasetFormat: string, columns: ColumnInfo[]): DatasetExportFormat {
   const names = new Set(columns.map((c) => c.name))
-  if (datasetFormat === 'parquet') return 'hf-parquet'
+  if (datasetFormat === 'parquet' || datasetFormat === 'arrow') return 'hf-parquet'
   if (datasetFormat === 'tsv') return 'vlmeval-tsv'
   // A JSON list (LLaVA's fine-tune files, read with json.load) stays one.
   if (datasetFormat === 'json') return 'json'

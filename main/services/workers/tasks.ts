@@ -6,6 +6,7 @@ import { scanCsvFile } from '../datasets/csv-index'
 import { validateRows } from '../datasets/validate-rows'
 import { validateJsonlRange } from '../datasets/validate-jsonl'
 import { validateParquetFile } from '../datasets/parquet-source'
+import { validateArrowFile } from '../datasets/arrow-source'
 import { encodePayload } from '../media/encode'
 import { loadConfigTask } from '../config/config-task'
 import { audioPeaks } from '../media/audio'
@@ -17,6 +18,7 @@ export const TASKS = {
   'validate-rows': validateRows,
   'validate-jsonl': validateJsonlRange,
   'parquet-validate': validateParquetFile,
+  'arrow-validate': validateArrowFile,
   // Export: one media asset read, re-encoded (sharp) and base64-encoded off the main thread.
   'encode-media': (input: Parameters<typeof encodePayload>[0]) => encodePayload(input),
   'config-load': loadConfigTask,
