@@ -32,7 +32,7 @@ const fn = (name: string, f: (args: PyValue[], kw: Kw, at: Site) => PyValue): Py
 
 /** Calls a config function or builtin passed as a value (map's function, sorted's key). */
 function callValue(f: PyValue, args: PyValue[], at: Site): PyValue {
-  if (!(f instanceof PyBuiltin)) throw new PyError(`'${typeName(f)}' object is not callable`)
+  if (!(f instanceof PyBuiltin)) throw new PyError('TypeError', `'${typeName(f)}' object is not callable`)
   return f.call(args, new Map(), at)
 }
 
@@ -42,11 +42,11 @@ export function iterate(v: PyValue): PyValue[] {
   if (v instanceof PyDict) return v.keys()
   if (typeof v === 'string') return [...v]
   if (v instanceof PyFile) return v.lines()
-  throw new PyError(`'${typeName(v)}' object is not iterable`)
+  throw new PyError('TypeError', `'${typeName(v)}' object is not iterable`)
 }
 
 function noKw(name: string, kw: Kw): void {
-  if (kw.size) throw new PyError(`${name}() takes no keyword arguments`)
+  if (kw.size) throw new PyError('TypeError', `${name}() takes no keyword arguments`)
 }
 
 function compare(a: PyValue, b: PyValue): number {
@@ -59,7 +59,7 @@ function compare(a: PyValue, b: PyValue): number {
     }
     return a.items.length - b.items.length
   }
-  throw new PyError(`'<' not supported between instances of '${typeName(a)}' and '${typeName(b)}'`)
+  throw new PyError('TypeError', `'<' not supported between instances of '${typeName(a)}' and '${typeName(b)}'`)
 }
 export { compare as pyCompare }
 
@@ -67,7 +67,7 @@ function toInt(v: PyValue): number {
   if (typeof v === 'boolean') return v ? 1 : 0
   if (typeof v === 'number') return Math.trunc(v)
   if (typeof v === 'string' && /^\s*[+-]?\d[\d_]*\s*$/.test(v)) return Number(v.replace(/_/g, ''))
-  throw new PyError(`invalid literal for int(): ${pyRepr(v)}`)
+  throw new PyError('ValueError', `invalid literal for int() with base 10: ${pyRepr(v)}`)
 }
 
 export function add(a: PyValue, b: PyValue): PyValue {
@@ -80,19 +80,19 @@ export function add(a: PyValue, b: PyValue): PyValue {
     currentBudget().items(a.items.length + b.items.length)
     return a instanceof PyList ? new PyList([...a.items, ...b.items]) : new PyTuple([...a.items, ...b.items])
   }
-  throw new PyError(`unsupported operand type(s) for +: '${typeName(a)}' and '${typeName(b)}'`)
+  throw new PyError('TypeError', `unsupported operand type(s) for +: '${typeName(a)}' and '${typeName(b)}'`)
 }
 
 function dictFrom(args: PyValue[], kw: Kw): PyDict {
   const d = new PyDict()
-  if (args.length > 1) throw new PyError(`dict expected at most 1 argument, got ${args.length}`)
+  if (args.length > 1) throw new PyError('TypeError', `dict expected at most 1 argument, got ${args.length}`)
   if (args.length === 1) {
     const src = args[0]
     if (src instanceof PyDict) for (const [k, v] of src.entries()) d.set(k, v)
     else {
       for (const pair of iterate(src)) {
         const kv = iterate(pair)
-        if (kv.length !== 2) throw new PyError('dictionary update sequence element has wrong length')
+        if (kv.length !== 2) throw new PyError('ValueError', 'dictionary update sequence element has wrong length')
         d.set(kv[0], kv[1])
       }
     }
@@ -123,7 +123,7 @@ export function makeBuiltins(locals: () => PyDict): Map<string, PyValue> {
   def('float', (a) => {
     const v = a[0] ?? 0
     const n = typeof v === 'string' ? Number(v.trim()) : Number(v)
-    if (Number.isNaN(n) && !(typeof v === 'string' && /nan/i.test(v))) throw new PyError(`could not convert string to float: ${pyRepr(v)}`)
+    if (Number.isNaN(n) && !(typeof v === 'string' && /nan/i.test(v))) throw new PyError('ValueError', `could not convert string to float: ${pyRepr(v)}`)
     return n
   })
   def('bool', (a) => (a.length ? truthy(a[0]) : false))
@@ -132,11 +132,11 @@ export function makeBuiltins(locals: () => PyDict): Map<string, PyValue> {
     if (typeof v === 'string') return [...v].length
     if (v instanceof PyDict) return v.size
     if (v instanceof PyList || v instanceof PyTuple || v instanceof PySet) return v.items.length
-    throw new PyError(`object of type '${typeName(v)}' has no len()`)
+    throw new PyError('TypeError', `object of type '${typeName(v)}' has no len()`)
   })
   def('range', (a) => {
     const [start, stop, step] = a.length === 1 ? [0, toInt(a[0]), 1] : [toInt(a[0]), toInt(a[1]), a.length > 2 ? toInt(a[2]) : 1]
-    if (step === 0) throw new PyError('range() arg 3 must not be zero')
+    if (step === 0) throw new PyError('ValueError', 'range() arg 3 must not be zero')
     currentBudget().items(Math.max(0, Math.ceil((stop - start) / step)))
     const out: PyValue[] = []
     for (let i = start; step > 0 ? i < stop : i > stop; i += step) out.push(i)
@@ -144,7 +144,7 @@ export function makeBuiltins(locals: () => PyDict): Map<string, PyValue> {
   })
   def('sum', (a, kw) => {
     let acc: PyValue = a.length > 1 ? a[1] : kw.has('start') ? (kw.get('start') as PyValue) : 0
-    if (typeof acc === 'string') throw new PyError("sum() can't sum strings [use ''.join(seq) instead]")
+    if (typeof acc === 'string') throw new PyError('TypeError', "sum() can't sum strings [use ''.join(seq) instead]")
     for (const x of iterate(a[0])) acc = add(acc, x)
     return acc
   })
@@ -158,7 +158,7 @@ export function makeBuiltins(locals: () => PyDict): Map<string, PyValue> {
     return new PyList(keyed.map((p) => p.x))
   })
   def('map', (a, _kw, at) => {
-    if (a.length < 2) throw new PyError('map() must have at least two arguments.')
+    if (a.length < 2) throw new PyError('TypeError', 'map() must have at least two arguments.')
     const lists = a.slice(1).map(iterate)
     const n = Math.min(...lists.map((l) => l.length))
     return new PyList(Array.from({ length: n }, (_, i) => callValue(a[0], lists.map((l) => l[i]), at)))
@@ -166,12 +166,12 @@ export function makeBuiltins(locals: () => PyDict): Map<string, PyValue> {
   def('filter', (a, _kw, at) => new PyList(iterate(a[1]).filter((x) => (a[0] === null ? truthy(x) : truthy(callValue(a[0], [x], at))))))
   def('chr', (a) => {
     const n = toInt(a[0])
-    if (n < 0 || n > 0x10ffff) throw new PyError('ValueError: chr() arg not in range(0x110000)')
+    if (n < 0 || n > 0x10ffff) throw new PyError('ValueError', 'chr() arg not in range(0x110000)')
     return String.fromCodePoint(n)
   })
   def('ord', (a) => {
     const cps = typeof a[0] === 'string' ? [...a[0]] : null
-    if (!cps || cps.length !== 1) throw new PyError(`TypeError: ord() expected a character, but string of length ${cps?.length ?? 0} found`)
+    if (!cps || cps.length !== 1) throw new PyError('TypeError', `ord() expected a character, but string of length ${cps?.length ?? 0} found`)
     return cps[0].codePointAt(0) as number
   })
   def('hex', (a) => {
@@ -180,7 +180,7 @@ export function makeBuiltins(locals: () => PyDict): Map<string, PyValue> {
   })
   def('divmod', (a) => {
     const [x, y] = [Number(a[0]), Number(a[1])]
-    if (y === 0) throw new PyError('ZeroDivisionError: integer division or modulo by zero')
+    if (y === 0) throw new PyError('ZeroDivisionError', 'integer division or modulo by zero')
     const q = Math.floor(x / y)
     return new PyTuple([q, x - q * y])
   })
@@ -201,7 +201,7 @@ export function makeBuiltins(locals: () => PyDict): Map<string, PyValue> {
     const items = a.length === 1 ? iterate(a[0]) : a
     if (!items.length) {
       if (kw.has('default')) return kw.get('default') as PyValue
-      throw new PyError(`${name}() arg is an empty sequence`)
+      throw new PyError('ValueError', `${name}() arg is an empty sequence`)
     }
     const key = kw.get('key') ?? null
     const k = (x: PyValue): PyValue => (key === null ? x : callValue(key, [x], at))
@@ -284,7 +284,7 @@ function jsonDumps(v: PyValue, kw: Kw): string {
       const parts = x.entries().map(([k, y]) => `${str(typeof k === 'string' ? k : pyStr(k))}: ${go(y, level + 1)}`)
       return parts.length ? `{${nl}${parts.join(sep + nl)}${end}}` : '{}'
     }
-    throw new PyError(`TypeError: Object of type ${typeName(x)} is not JSON serializable`)
+    throw new PyError('TypeError', `Object of type ${typeName(x)} is not JSON serializable`)
   }
   return go(v, 0)
 }
@@ -314,7 +314,7 @@ export function moduleAttribute(mod: PyModule, attr: string): PyValue {
       return fn('loads', (a) => fromJsonText(pyStr(a[0])))
     case 'json.load':
       return fn('load', (a) => {
-        if (!(a[0] instanceof PyFile)) throw new PyError(`AttributeError: '${typeName(a[0])}' object has no attribute 'read'`)
+        if (!(a[0] instanceof PyFile)) throw new PyError('AttributeError', `'${typeName(a[0])}' object has no attribute 'read'`)
         return fromJsonText(a[0].text)
       })
     case 'string.ascii_uppercase':
@@ -339,7 +339,7 @@ export function moduleAttribute(mod: PyModule, attr: string): PyValue {
     case 'os.path.exists':
     case 'os.path.isfile':
     case 'os.path.isdir':
-      throw new PyError(`${full}() would look at the file system, which configs here cannot do (only open() of a file next to the config)`)
+      throw new PyError('', `${full}() would look at the file system, which configs here cannot do (only open() of a file next to the config)`)
   }
   return new PyRef(attr, mod.name)
 }
@@ -349,7 +349,7 @@ function fromJsonText(text: string): PyValue {
   try {
     parsed = JSON.parse(text)
   } catch (e) {
-    throw new PyError(`json.decoder.JSONDecodeError: ${e instanceof Error ? e.message : String(e)}`)
+    throw new PyError('json.decoder.JSONDecodeError', `${e instanceof Error ? e.message : String(e)}`)
   }
   return fromJson(parsed)
 }
@@ -457,7 +457,7 @@ export function method(obj: PyValue, name: string): PyBuiltin | undefined {
       case 'join':
         return m((a) => {
           const parts = iterate(a[0]).map((x) => {
-            if (typeof x !== 'string') throw new PyError(`sequence item: expected str instance, ${typeName(x)} found`)
+            if (typeof x !== 'string') throw new PyError('TypeError', `sequence item: expected str instance, ${typeName(x)} found`)
             return x
           })
           currentBudget().string(parts.reduce((n, x) => n + x.length, Math.max(0, parts.length - 1) * obj.length))
@@ -499,7 +499,7 @@ export function method(obj: PyValue, name: string): PyBuiltin | undefined {
       case 'index':
         return m((a) => {
           const k = obj.indexOf(pyStr(a[0]))
-          if (k < 0) throw new PyError('ValueError: substring not found')
+          if (k < 0) throw new PyError('ValueError', 'substring not found')
           return k
         })
       case 'rfind':
@@ -561,14 +561,14 @@ export function method(obj: PyValue, name: string): PyBuiltin | undefined {
         return m(() => new PyList([...obj.items]))
       case 'pop':
         return m((a) => {
-          if (!obj.items.length) throw new PyError('pop from empty list')
+          if (!obj.items.length) throw new PyError('IndexError', 'pop from empty list')
           const k = a.length ? toInt(a[0]) : -1
           return obj.items.splice(k < 0 ? obj.items.length + k : k, 1)[0]
         })
       case 'index':
         return m((a) => {
           const k = obj.items.findIndex((x) => pyEquals(x, a[0]))
-          if (k < 0) throw new PyError(`${pyRepr(a[0])} is not in list`)
+          if (k < 0) throw new PyError('ValueError', `${pyRepr(a[0])} is not in list`)
           return k
         })
       case 'count':
@@ -576,7 +576,7 @@ export function method(obj: PyValue, name: string): PyBuiltin | undefined {
       case 'remove':
         return m((a) => {
           const k = obj.items.findIndex((x) => pyEquals(x, a[0]))
-          if (k < 0) throw new PyError('list.remove(x): x not in list')
+          if (k < 0) throw new PyError('ValueError', 'list.remove(x): x not in list')
           obj.items.splice(k, 1)
           return null
         })
@@ -622,7 +622,7 @@ export function method(obj: PyValue, name: string): PyBuiltin | undefined {
             return v
           }
           if (a.length > 1) return a[1]
-          throw new PyError(`KeyError: ${pyRepr(a[0])}`)
+          throw new PyError('KeyError', `${pyRepr(a[0])}`)
         })
       case 'clear':
         return m(() => {

@@ -46,7 +46,7 @@ export function evaluatePythonConfig(source: string, { file, resolve, readText, 
       // A value that contains itself (x = []; x.append(x)) or nests too deeply cannot become configuration.
       if (!(e instanceof PyError) && !(e instanceof RangeError)) throw e
       const at = mod.positions.get(name) ?? { line: 1, column: 1 }
-      const message = e instanceof PyError ? e.message : 'RecursionError: the value is nested too deeply'
+      const message = e instanceof PyError ? e.pyMessage : 'RecursionError: the value is nested too deeply'
       diagnostics.push({ file, ...at, message: `${name}: ${message}`, severity: 'error' })
       continue
     }

@@ -11,12 +11,15 @@
 import type { Comprehension, Expr, FormattedValue, Param, Stmt } from './python-ast'
 import { Budget, BudgetExceeded, withBudget } from './python-budget'
 import { EXCEPTION_NAMES, STDLIB_MODULES, add, iterate, makeBuiltins, method, moduleAttribute, pyCompare } from './python-builtins'
+import { asciiOf } from '../python/format'
 import { formatSpec, percentFormat } from './python-format'
 import { parseExpression, parseModule } from './python-parser'
 import {
   PyBuiltin,
   PyDict,
+  LocatedError,
   PyError,
+  errorAt,
   PyFile,
   PyFunction,
   PyList,
@@ -143,13 +146,13 @@ class Interpreter {
     this.builtins.set('open', new PyBuiltin('open', (a, kw, at) => this.open(a, kw, at)))
     // eval(text) of an expression (MedBench builds evaluator class names this way), in the caller's scope.
     this.builtins.set('eval', new PyBuiltin('eval', (a, _kw, at) => {
-      if (typeof a[0] !== 'string') throw new PyError('TypeError: eval() arg 1 must be a string')
-      if (a.length > 1) throw new PyError('eval() with globals or locals is outside the supported config subset')
+      if (typeof a[0] !== 'string') throw new PyError('TypeError', 'eval() arg 1 must be a string')
+      if (a.length > 1) throw new PyError('', 'eval() with globals or locals is outside the supported config subset')
       let expr: Expr
       try {
         expr = parseExpression(a[0].trim(), at)
       } catch (e) {
-        throw new PyError(`SyntaxError: ${e instanceof Error ? e.message : String(e)} (in eval)`, at)
+        throw new LocatedError('SyntaxError', `${e instanceof Error ? e.message : String(e)} (in eval)`, at)
       }
       return this.eval(expr)
     }))
@@ -176,7 +179,7 @@ class Interpreter {
 
   private report(e: unknown, stmt: { line: number; column: number }): void {
     if (e instanceof Located) this.diag(e.message, e.line, e.column)
-    else if (e instanceof PyError) this.diag(e.message, e.at?.line ?? stmt.line, e.at?.column ?? stmt.column)
+    else if (e instanceof PyError) this.diag(e.pyMessage, errorAt(e)?.line ?? stmt.line, errorAt(e)?.column ?? stmt.column)
     else if (e instanceof ReturnSignal) this.diag("SyntaxError: 'return' outside function", stmt.line, stmt.column)
     else if (e instanceof LoopSignal) this.diag(`SyntaxError: '${e.kind}' outside loop`, stmt.line, stmt.column)
     else if (e instanceof BudgetExceeded) {
@@ -194,11 +197,11 @@ class Interpreter {
   private open(a: PyValue[], kw: Map<string, PyValue>, at: { line: number; column: number }): PyValue {
     const path = a[0]
     const mode = a[1] ?? kw.get('mode') ?? 'r'
-    if (typeof path !== 'string') throw new PyError(`TypeError: expected str, bytes or os.PathLike object, not ${typeName(path)}`)
-    if (typeof mode !== 'string' || !/^(r|rt|tr)$/.test(mode)) throw new PyError(`open(…, ${pyRepr(mode)}): configs may only read text files (mode 'r')`)
-    if (!this.session.readText) throw new PyError(`open(${pyRepr(path)}): this config was given as text, with no folder to read files from`)
+    if (typeof path !== 'string') throw new PyError('TypeError', `expected str, bytes or os.PathLike object, not ${typeName(path)}`)
+    if (typeof mode !== 'string' || !/^(r|rt|tr)$/.test(mode)) throw new PyError('', `open(…, ${pyRepr(mode)}): configs may only read text files (mode 'r')`)
+    if (!this.session.readText) throw new PyError('', `open(${pyRepr(path)}): this config was given as text, with no folder to read files from`)
     const r = this.session.readText(path, this.file)
-    if ('error' in r) throw new PyError(`FileNotFoundError: open(${pyRepr(path)}): ${r.error}`)
+    if ('error' in r) throw new PyError('FileNotFoundError', `open(${pyRepr(path)}): ${r.error}`)
     this.budget.string(r.text.length)
     ;(this.session.inputs ??= []).push({ kind: 'file', file: r.file, bytes: r.text.length, from: { file: this.file, ...at } })
     return new PyFile(r.file, r.text)
@@ -388,13 +391,13 @@ class Interpreter {
     params.forEach((p, i) => {
       if (p.kind === 'pos') {
         if (next < args.length) {
-          if (kw.has(p.name)) throw new PyError(`TypeError: ${name}() got multiple values for argument '${p.name}'`, at)
+          if (kw.has(p.name)) throw new LocatedError('TypeError', `${name}() got multiple values for argument '${p.name}'`, at)
           locals.set(p.name, args[next++])
         } else if (kw.has(p.name)) {
           locals.set(p.name, kw.get(p.name) as PyValue)
           kw.delete(p.name)
         } else if (defaults[i] !== undefined) locals.set(p.name, defaults[i] as PyValue)
-        else throw new PyError(`TypeError: ${name}() missing required positional argument: '${p.name}'`, at)
+        else throw new LocatedError('TypeError', `${name}() missing required positional argument: '${p.name}'`, at)
       } else if (p.kind === 'star') {
         locals.set(p.name, new PyTuple(args.slice(next)))
         next = args.length
@@ -403,16 +406,16 @@ class Interpreter {
           locals.set(p.name, kw.get(p.name) as PyValue)
           kw.delete(p.name)
         } else if (defaults[i] !== undefined) locals.set(p.name, defaults[i] as PyValue)
-        else throw new PyError(`TypeError: ${name}() missing required keyword-only argument: '${p.name}'`, at)
+        else throw new LocatedError('TypeError', `${name}() missing required keyword-only argument: '${p.name}'`, at)
       }
     })
-    if (next < args.length) throw new PyError(`TypeError: ${name}() takes ${positional} positional arguments but ${args.length} were given`, at)
+    if (next < args.length) throw new LocatedError('TypeError', `${name}() takes ${positional} positional arguments but ${args.length} were given`, at)
     const dstar = params.find((p) => p.kind === 'dstar')
     if (dstar) {
       const d = new PyDict()
       for (const [k, v] of kw) d.set(k, v)
       locals.set(dstar.name, d)
-    } else if (kw.size) throw new PyError(`TypeError: ${name}() got an unexpected keyword argument '${[...kw.keys()][0]}'`, at)
+    } else if (kw.size) throw new LocatedError('TypeError', `${name}() got an unexpected keyword argument '${[...kw.keys()][0]}'`, at)
     const saved = this.scopes.splice(0, this.scopes.length, ...closure, locals)
     this.budget.enter()
     try {
@@ -421,7 +424,7 @@ class Interpreter {
       return null
     } catch (e) {
       if (e instanceof ReturnSignal) return e.value
-      if (e instanceof LoopSignal) throw new PyError(`SyntaxError: '${e.kind}' outside loop`, at)
+      if (e instanceof LoopSignal) throw new LocatedError('SyntaxError', `'${e.kind}' outside loop`, at)
       throw e
     } finally {
       this.budget.leave()
@@ -573,7 +576,7 @@ class Interpreter {
     try {
       return this.evalInner(e)
     } catch (err) {
-      if (err instanceof PyError && !err.at) throw new PyError(err.message, { line: e.line, column: e.column })
+      if (err instanceof PyError && !(err instanceof LocatedError)) throw new LocatedError(err.pyClass, err.message, { line: e.line, column: e.column })
       if (err instanceof BudgetExceeded && err.line === undefined) Object.assign(err, { file: this.file, line: e.line, column: e.column })
       throw err
     }
@@ -665,7 +668,8 @@ class Interpreter {
 
   private formatted(f: FormattedValue): string {
     let v = this.eval(f.expr)
-    if (f.conversion === 'r' || f.conversion === 'a' || (f.selfDoc && !f.conversion && !f.spec)) v = pyRepr(v)
+    if (f.conversion === 'a') v = asciiOf(pyRepr(v))
+    else if (f.conversion === 'r' || (f.selfDoc && !f.conversion && !f.spec)) v = pyRepr(v)
     else if (f.conversion === 's') v = pyStr(v)
     const spec = f.spec ? f.spec.map((p) => (typeof p === 'string' ? p : this.formatted(p))).join('') : ''
     return (f.selfDoc ?? '') + formatSpec(v, spec)
@@ -854,7 +858,7 @@ class Interpreter {
           break
       }
     } catch (err) {
-      if (err instanceof PyError) this.fail(`TypeError: ${err.message}`, at)
+      if (err instanceof PyError) this.fail(err.pyMessage, at)
       throw err
     }
     this.fail(`TypeError: unsupported operand type(s) for ${op}: '${typeName(a)}' and '${typeName(b)}'`, at)
@@ -898,7 +902,7 @@ class Interpreter {
       const c = pyCompare(a, b)
       return op === '<' ? c < 0 : op === '>' ? c > 0 : op === '<=' ? c <= 0 : c >= 0
     } catch (err) {
-      if (err instanceof PyError) this.fail(`TypeError: ${err.message}`, at)
+      if (err instanceof PyError) this.fail(err.pyMessage, at)
       throw err
     }
   }

@@ -1,6 +1,7 @@
 // Runtime values of the config evaluator and their Python semantics: equality, hashing for dict keys,
 // truthiness, str()/repr(), and conversion to the JSON-like shape the engine consumes.
 
+import { PyError } from '../python/errors'
 import { NONE_REPR, boolRepr, dictRepr, listRepr, numberRepr, setRepr, strRepr, tupleRepr } from '../python/repr'
 
 export class PyList {
@@ -84,15 +85,20 @@ export class PyFile {
 
 export type PyValue = null | boolean | number | string | PyList | PyTuple | PySet | PyDict | PyRef | PyModule | PyBuiltin | PyFile
 
-/** A Python error raised while evaluating; the evaluator turns it into a positioned diagnostic. */
-export class PyError extends Error {
+export { PyError }
+
+/** A PyError raised at a known place in the config's source; the evaluator reports every PyError as a diagnostic. */
+export class LocatedError extends PyError {
   constructor(
+    pyClass: string,
     message: string,
-    readonly at?: CallSite
+    readonly at: CallSite
   ) {
-    super(message)
+    super(pyClass, message)
   }
 }
+
+export const errorAt = (e: PyError): CallSite | undefined => (e instanceof LocatedError ? e.at : undefined)
 
 export function hashKey(v: PyValue): string {
   if (v === null) return 'None'
@@ -101,7 +107,7 @@ export function hashKey(v: PyValue): string {
   if (typeof v === 'string') return `s:${v}`
   if (v instanceof PyTuple) return `t:(${v.items.map(hashKey).join(',')})`
   if (v instanceof PyRef) return `r:${v.module}.${v.name}`
-  throw new PyError(`unhashable type: '${typeName(v)}'`)
+  throw new PyError('TypeError', `unhashable type: '${typeName(v)}'`)
 }
 
 export function typeName(v: PyValue): string {
@@ -131,7 +137,7 @@ export function truthy(v: PyValue): boolean {
 const MAX_VALUE_DEPTH = 1000
 
 function tooDeep(): PyError {
-  return new PyError('RecursionError: the value contains itself (or is nested more than 1000 levels deep)')
+  return new PyError('RecursionError', 'the value contains itself (or is nested more than 1000 levels deep)')
 }
 
 export function pyEquals(a: PyValue, b: PyValue, depth = 0): boolean {
@@ -193,7 +199,7 @@ export function toJson(v: PyValue, active: Set<PyValue> = new Set()): Json {
   if (v === null || typeof v === 'boolean' || typeof v === 'number' || typeof v === 'string') return v
   if (v instanceof PyList || v instanceof PyTuple || v instanceof PySet || v instanceof PyDict) {
     // JSON has no cycles: a container holding itself (x = []; x.append(x)) cannot become configuration.
-    if (active.has(v)) throw new PyError(`ValueError: Circular reference detected (a ${typeName(v)} contains itself)`)
+    if (active.has(v)) throw new PyError('ValueError', `Circular reference detected (a ${typeName(v)} contains itself)`)
     if (active.size > MAX_VALUE_DEPTH) throw tooDeep()
     active.add(v)
     try {

@@ -1,5 +1,6 @@
 // Upstream exceptions as data. Engine internals raise PyRaise (mirroring where Python raises); the public
 // API catches it at its boundary and returns an EngineError naming the stage, the place and the upstream text.
+import { PyError } from '../python/errors'
 import type { Family } from './types'
 
 export type Stage =
@@ -37,16 +38,17 @@ export interface EngineError {
   upstream: string
 }
 
-/** An upstream exception in flight inside the engine. */
-export class PyRaise extends Error {
+/** An upstream exception in flight inside the engine: shared/python's PyError with the stage and place it came from. */
+export class PyRaise extends PyError {
   constructor(
-    public readonly pyType: string,
-    public readonly pyMessage: string,
+    pyClass: string,
+    message: string,
     public stage: Stage,
     public at: ErrorPlace = {},
-    public readonly aisCode?: string
+    aisCode?: string
   ) {
-    super(aisCode ? `${pyType}: [${aisCode}]${pyMessage}` : pyMessage === '' ? `${pyType}: ` : `${pyType}: ${pyMessage}`)
+    // str() of an AISBench*Error starts with its code in brackets.
+    super(pyClass, aisCode ? `[${aisCode}]${message}` : message, { code: aisCode })
   }
 }
 
@@ -93,7 +95,7 @@ export function familyRaise(
 
 export function toEngineError(e: unknown, fallbackStage: Stage, at: ErrorPlace = {}): EngineError {
   if (e instanceof PyRaise) {
-    return { code: e.aisCode ?? e.pyType, message: e.message, stage: e.stage, at: { ...at, ...e.at }, upstream: e.pyType }
+    return { code: e.code ?? e.pyClass, message: e.pyMessage, stage: e.stage, at: { ...at, ...e.at }, upstream: e.pyClass }
   }
   if (e instanceof RangeError && /call stack/i.test(e.message)) {
     return { code: 'RecursionError', message: 'RecursionError: maximum recursion depth exceeded', stage: fallbackStage, at, upstream: 'RecursionError' }

@@ -133,7 +133,7 @@ export async function loadVideoBench(kwargs: Record<string, unknown>, io: Loader
           answer
         })
       } catch (e) {
-        if (e instanceof PyError && e.type === 'NotImplementedError') throw e
+        if (e instanceof PyError && e.pyClass === 'NotImplementedError') throw e
         throw new PyError('ValueError', 'Please check your datasets!')
       }
     }

@@ -39,7 +39,7 @@ function invalid(path: string): PyError {
   return new PyError(
     'AISBenchConfigError',
     `[${CFG_008}]invalid mm custom dataset. Invalid dataset: ${path} , please check whether the dataset is a MM-style dataset!`,
-    CFG_008
+    { code: CFG_008 }
   )
 }
 
@@ -80,7 +80,7 @@ export async function loadMMCustom(kwargs: Record<string, unknown>, io: LoaderIO
       throw new PyError(
         'AISBenchConfigError',
         `[${CFG_008}]invalid mm custom dataset. Param 'mm_type' does not match the data type of dataset: ${path} , please check it!`,
-        CFG_008
+        { code: CFG_008 }
       )
     }
     if (!('question' in line)) throw keyError('question')

@@ -1,32 +1,21 @@
 // Python values as AISBench's loaders see them, in the engine's JSON-like shape: str, int (number / bigint),
 // float (PyFloat when integral or NaN), bool, None (null), list, dict (plain object, insertion order), bytes
 // (Uint8Array). Two additions: NpInt, a numpy int64 cell of a typed pandas column (json.dumps refuses it, as
-// upstream's does), and PyError, an exception carrying its Python class name so a case's error matches.
+// upstream's does); errors are shared/python's PyError, whose class name a case's error matches.
 import { PyFloat } from '../python/json'
-import { floatRepr } from '../python/repr'
+import { floatRepr, strRepr } from '../python/repr'
 import { JsonDumpsError, pyJsonDumps } from '../python/json-dumps'
-import { strFormat } from '../config/python-format'
+import { PyError } from '../python/errors'
+import { strFormat } from '../python/format'
+import { jsonFormatModel } from '../python/values'
 
-export { PyFloat }
+export { PyError, PyFloat }
 
 /** A numpy int64 from a pandas integer column: prints like an int, but json.dumps raises TypeError on it. */
 export class NpInt {
   constructor(public readonly value: number) {}
   toJSON(): number {
     return this.value
-  }
-}
-
-/** A Python exception: `type` is the class name (`KeyError`, `ArrowInvalid`, …), message as str(e) gives it. */
-export class PyError extends Error {
-  constructor(
-    public readonly type: string,
-    message: string,
-    /** AISBench error code (UTILS-CFG-008) where upstream raises an AISBenchConfigError. */
-    public readonly code?: string
-  ) {
-    super(message)
-    this.name = type
   }
 }
 
@@ -57,8 +46,7 @@ export function isDigit(ch: string | undefined): boolean {
 
 /** KeyError's message: repr of the key. */
 export function keyError(key: unknown): PyError {
-  const r = typeof key === 'string' ? `'${key.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'` : cellStr(key)
-  return new PyError('KeyError', r)
+  return new PyError('KeyError', typeof key === 'string' ? strRepr(key) : cellStr(key))
 }
 
 /** json.dumps as the loaders call it; numpy int64 cells raise upstream's TypeError. */
@@ -71,11 +59,7 @@ export function jsonDumps(v: unknown, ensureAscii = true): string {
   }
 }
 
-/** str.format(**kw) as the loaders call it on the config's prompt templates; a missing name is a KeyError. */
+/** str.format(**kw) as the loaders call it on the config's prompt templates. */
 export function formatKw(template: string, kw: Record<string, string>): string {
-  try {
-    return strFormat(template, [], new Map(Object.entries(kw)))
-  } catch (e) {
-    throw new PyError('KeyError', e instanceof Error ? e.message : String(e))
-  }
+  return strFormat(jsonFormatModel, template, [], new Map(Object.entries(kw)))
 }

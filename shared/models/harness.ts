@@ -4,6 +4,7 @@
 // one), then `_convert_chat_messages`, then `apply_chat_template(add_generation_prompt=True)` or a FastChat
 // conversation, then what the wrapper does with the text (TurboMind's BOS strip, special tokens at tokenization).
 // The app's matrix, `promptloom render` and the conformance runner all come through wrapChatPrompt.
+import { PyError, errorText } from '../python/errors'
 import { applyMetaTemplate, chatApiParse, chatMessages, parsedJson } from '../engine'
 import type { ChatMessageJson, Mode, Prompt, SeqLimit } from '../engine'
 import { getConversationTemplate } from '../formats/fastchat'
@@ -169,18 +170,16 @@ function profileForWrapper(profile: ModelProfile, h: HarnessSpec): ModelProfile 
   return p
 }
 
-/** The engine's PyRaise and the errors raised here carry upstream's "Type: message" text. */
-function pyError(e: unknown): string {
-  return e instanceof Error ? e.message : String(e)
-}
+/** Upstream's "Type: message" text of a PyError (the engine's PyRaise, the errors raised here). */
+const pyError = errorText
 
 /** TurboMind `drop_middle`: a PromptList input becomes the prompt of its first message (`input[0]['prompt']`). */
 function dropMiddle(input: unknown): string {
   if (typeof input === 'string') return input
   const list = input as unknown[]
-  if (list.length === 0) throw new Error('IndexError: list index out of range')
+  if (list.length === 0) throw new PyError('IndexError', 'list index out of range')
   const first = list[0]
-  if (!first || typeof first !== 'object' || !('prompt' in first)) throw new Error("KeyError: 'prompt'")
+  if (!first || typeof first !== 'object' || !('prompt' in first)) throw new PyError('KeyError', "'prompt'")
   return String((first as { prompt: unknown }).prompt)
 }
 
@@ -191,11 +190,11 @@ function dropMiddle(input: unknown): string {
 function renderFastchatConversation(name: string, messages: Array<{ role: string; content: unknown }>): string {
   const { template } = conversationTemplateForModel(name)
   const conv = getConversationTemplate(template)
-  if (!conv) throw new Error(`KeyError: '${template}'`)
+  if (!conv) throw new PyError('KeyError', `'${template}'`)
   for (const m of messages) {
     if (m.role === 'user') conv.appendMessage(conv.roles[0], String(m.content))
     else if (m.role === 'assistant') conv.appendMessage(conv.roles[1], String(m.content))
-    else if (m.role !== 'system') throw new Error(`ValueError: Unknown role: ${m.role}`)
+    else if (m.role !== 'system') throw new PyError('ValueError', `Unknown role: ${m.role}`)
   }
   conv.appendMessage(conv.roles[1], null)
   const r = conv.getPrompt()

@@ -10,6 +10,7 @@
 // the retriever's order (lm-eval's first_n sampler over exactly those docs); the row's own user text is the eval
 // doc's doc_to_text. The final BOT prefix of the template (e.g. "A: ") has no counterpart: lm-eval only prefills
 // with gen_prefix. A plain string template is one doc_to_text holding everything.
+import { PyError, errorText } from '../python/errors'
 import { applyMetaTemplate, parsedJson } from '../engine'
 import type { Prompt } from '../engine'
 import type { HarnessTrace } from '../api/types'
@@ -107,7 +108,7 @@ function splitTurns(parsed: unknown): Array<{ role: string; content: unknown }> 
   const out: Array<{ role: string; content: unknown; parts: unknown[] }> = []
   for (const it of parsed as Array<{ role?: unknown; prompt?: unknown }>) {
     const role = ROLE[String(it.role)]
-    if (!role) throw new Error(`KeyError: '${String(it.role)}'`)
+    if (!role) throw new PyError('KeyError', `'${String(it.role)}'`)
     const last = out[out.length - 1]
     if (last && last.role === role) last.parts.push(it.prompt ?? '')
     else out.push({ role, content: '', parts: [it.prompt ?? ''] })
@@ -201,7 +202,7 @@ export function wrapLmEval(prompt: Prompt, profile: ModelProfile, h: HarnessSpec
   try {
     turns = splitTurns(parsed)
   } catch (e) {
-    trace.error = { message: e instanceof Error ? e.message : String(e), stage: 'convert_chat_messages' }
+    trace.error = { message: errorText(e), stage: 'convert_chat_messages' }
     return out
   }
   const docs = typeof parsed === 'string' && opts.mode === 'ppl' && opts.labelPrompts ? stringChoiceDocs(parsed, opts) : lmEvalDocs(turns, opts.mode)

@@ -2,6 +2,7 @@
 // upstream applies before a chat template sees them (transformers' ProcessorMixin, AISBench's VL wrappers), and
 // the signals for a model that cannot take a modality. Pure data functions: the harness path, renderForModel,
 // the conformance runner and the app all come through here.
+import { PyError } from '../python/errors'
 
 export const MODALITIES = ['text', 'image', 'audio', 'video'] as const
 export type Modality = (typeof MODALITIES)[number]
@@ -122,23 +123,23 @@ export function aisVisionInput(
   const warning = !list || list.length !== 1 || !isPart(list[0]) ? 'Invalid input format, please check it!' : undefined
   if (typeof parsed === 'string') {
     // inputs[i][0] of a str is its first character; ['prompt'] on it raises.
-    throw new Error("TypeError: string indices must be integers, not 'str'")
+    throw new PyError('TypeError', "string indices must be integers, not 'str'")
   }
-  if (!list || list.length === 0) throw new Error('IndexError: list index out of range')
+  if (!list || list.length === 0) throw new PyError('IndexError', 'list index out of range')
   const first = list[0]
-  if (!isPart(first)) throw new Error(`TypeError: ${typeof first === 'string' ? 'string' : 'list'} indices must be integers, not 'str'`)
-  if (!('prompt' in first)) throw new Error("KeyError: 'prompt'")
+  if (!isPart(first)) throw new PyError('TypeError', `${typeof first === 'string' ? 'string' : 'list'} indices must be integers, not 'str'`)
+  if (!('prompt' in first)) throw new PyError('KeyError', "'prompt'")
   const prompt = first.prompt
   if (typeof prompt === 'string') {
-    if (prompt.length > 0) throw new Error("TypeError: string indices must be integers, not 'str'")
+    if (prompt.length > 0) throw new PyError('TypeError', "string indices must be integers, not 'str'")
     return { input: list, warning }
   }
-  if (!Array.isArray(prompt)) throw new Error(`TypeError: '${prompt === null ? 'NoneType' : typeof prompt}' object is not iterable`)
+  if (!Array.isArray(prompt)) throw new PyError('TypeError', `'${prompt === null ? 'NoneType' : typeof prompt}' object is not iterable`)
   const px: Record<string, unknown> = {}
   for (const k of ['min_pixels', 'max_pixels', 'total_pixels']) if (visionKwargs[k] !== undefined && visionKwargs[k] !== null) px[k] = visionKwargs[k]
   const out = prompt.map((item) => {
-    if (!isPart(item)) throw new Error("TypeError: string indices must be integers, not 'str'")
-    if (!('type' in item)) throw new Error("KeyError: 'type'")
+    if (!isPart(item)) throw new PyError('TypeError', "string indices must be integers, not 'str'")
+    if (!('type' in item)) throw new PyError('KeyError', "'type'")
     if (item.type === 'image_url') return { type: 'image', image: item.image_url, ...px }
     if (item.type === 'video_url' && wrapper === 'HuggingFaceQwen2VLwithChatTemplate') {
       const v: Record<string, unknown> = { type: 'video', video: item.video_url, ...px }

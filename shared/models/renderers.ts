@@ -1,6 +1,7 @@
 // The narrow interface renderForModel needs from each prompt-format implementation, in one normalized shape.
 // One adapter file (default-renderers.ts) implements it and is the only place that knows the formats' own call
 // signatures.
+import { errorText as pyErrorText } from '../python/errors'
 
 export interface ChatMessage {
   role: string
@@ -68,6 +69,6 @@ export function warningText(w: unknown): string {
 /** Turns whatever an implementation gave as an error (string, Error, {code,message}) into one readable line. */
 export function errorText(e: unknown): string {
   if (typeof e === 'string') return e
-  if (e instanceof Error) return e.message
+  if (e instanceof Error) return pyErrorText(e)
   return warningText(e)
 }

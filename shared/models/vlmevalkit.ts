@@ -6,6 +6,7 @@
 // processor's apply_chat_template(add_generation_prompt=True). The dataset config's template plays no part: VLMEvalKit
 // builds its prompt from the row's own columns (question, hint, A…Z, image / image_path).
 // Golden cases made by running that code: test/conformance/cases-local/vlmevalkit.jsonl.
+import { PyError, errorText } from '../python/errors'
 import type { Row } from '../engine'
 import { isNaString, typeColumn } from '../loaders/pandas-tsv'
 import { cellStr, isNa as pyIsNa } from '../loaders/py'
@@ -87,7 +88,7 @@ export type VlmStruct = Array<{ type: 'image' | 'text'; value: string }>
 
 /** Hint/Question/Options text, as both build_prompt variants write it; `ending` is what follows the options. */
 function mcqText(row: Row, cell: Cell, custom: boolean): string {
-  if (!('question' in row)) throw new Error("KeyError: 'question'")
+  if (!('question' in row)) throw new PyError('KeyError', "'question'")
   const options: Array<[string, unknown]> = []
   for (const c of LETTERS) if (c in row && !isNa(cell(c))) options.push([c, cell(c)])
   let optionsPrompt = 'Options:\n'
@@ -136,7 +137,7 @@ export function wrapVlmeval(row: Row | undefined, profile: ModelProfile, h: Harn
   try {
     built = vlmevalStruct(row, o, opts.table, opts.tableIndex)
   } catch (e) {
-    trace.error = { message: e instanceof Error ? e.message : String(e), stage: 'parse' }
+    trace.error = { message: errorText(e), stage: 'parse' }
     return out
   }
   if ((opts.table?.length ?? 0) <= 1 && [...LETTERS, 'hint', 'question'].some((k) => typeof row[k] === 'string' && /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/.test(row[k] as string)))

@@ -2,7 +2,15 @@
 // JSON.parse loses (1.0 stays a float, ints beyond 2**53 stay exact), typed label keys, Python key equality
 // (1 == 1.0 == True), and str()/repr()/truthiness/type names of those values as CPython gives them.
 
-import { NONE_REPR, boolRepr, dictRepr, floatRepr, intRepr, listRepr, strRepr } from './repr'
+import { NONE_REPR, boolRepr, dictRepr, floatRepr, intRepr, listRepr, strRepr, tupleRepr } from './repr'
+
+const TUPLE = Symbol('tuple')
+/** Marks an array as a Python tuple (it prints as one, and `%` spreads it). */
+export function tuple<T extends unknown[]>(a: T): T {
+  ;(a as unknown as Record<symbol, boolean>)[TUPLE] = true
+  return a
+}
+export const isTuple = (v: unknown): boolean => Array.isArray(v) && (v as unknown as Record<symbol, unknown>)[TUPLE] === true
 
 /** A Python float whose value is integral (1.0, -0.0, 1e16): JSON.parse would turn it into an int. */
 export class PyFloat {
@@ -114,7 +122,8 @@ export function pyStr(v: unknown): string {
   }
   if (v === null) return NONE_REPR
   if (v instanceof PyFloat) return floatRepr(v.value)
-  if (Array.isArray(v)) return listRepr(v.map(pyRepr))
+  if (Array.isArray(v)) return isTuple(v) ? tupleRepr(v.map(pyRepr)) : listRepr(v.map(pyRepr))
+  if (v instanceof Map) return dictRepr(Array.from(v, ([k, x]) => [pyRepr(k), pyRepr(x)] as const))
   if (v instanceof LabelDict) return dictRepr(v.entries.map(([k, x]) => [pyRepr(k), pyRepr(x)] as const))
   if (typeof v === 'object') {
     const o = v as Record<string, unknown>
@@ -128,6 +137,7 @@ export function pyTruthy(v: unknown): boolean {
   if (v === null || v === undefined || v === false || v === 0 || v === '' || v === 0n) return false
   if (v instanceof PyFloat) return v.value !== 0
   if (Array.isArray(v)) return v.length > 0
+  if (v instanceof Map) return v.size > 0
   if (v instanceof LabelDict) return v.entries.length > 0
   if (typeof v === 'object') return Object.keys(v as object).length > 0
   return true
@@ -141,7 +151,7 @@ export function pyTypeName(v: unknown): string {
   if (typeof v === 'number') return Number.isInteger(v) ? 'int' : 'float'
   if (typeof v === 'bigint') return 'int'
   if (v instanceof PyFloat) return 'float'
-  if (Array.isArray(v)) return 'list'
+  if (Array.isArray(v)) return isTuple(v) ? 'tuple' : 'list'
   return 'dict'
 }
 

@@ -140,7 +140,7 @@ export async function applyLoader(o: ApplyLoaderOptions): Promise<LoaderOutcome>
   try {
     res = await loader(kwargs, io)
   } catch (e) {
-    const why = e instanceof PyError ? `${e.type}: ${e.message}` : e instanceof Error ? e.message : String(e)
+    const why = e instanceof PyError ? e.pyMessage : e instanceof Error ? e.message : String(e)
     return {
       kind: 'as-is',
       problems: [
@@ -157,7 +157,7 @@ export async function applyLoader(o: ApplyLoaderOptions): Promise<LoaderOutcome>
   if (readerError)
     problems.push({
       code: 'loader-columns',
-      message: `${type}.load() gives the columns ${res.columns.join(', ')}: ${readerError.type}: ${readerError.message}`,
+      message: `${type}.load() gives the columns ${res.columns.join(', ')}: ${readerError.pyMessage}`,
       severity: 'error',
       at
     })

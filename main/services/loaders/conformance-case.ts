@@ -30,7 +30,7 @@ async function listFiles(dir: string): Promise<string[]> {
 }
 
 function errorText(e: unknown): { error: string; error_type?: string } {
-  if (e instanceof PyError) return { error: `${e.type}: ${e.message}` }
+  if (e instanceof PyError) return { error: e.pyMessage }
   return { error: `${e instanceof Error ? e.name : 'Error'}: ${e instanceof Error ? e.message : String(e)}` }
 }
 

@@ -13,6 +13,7 @@ import { LineBuffer } from '../export/line-json'
 import { tokenizePromptMedia } from '../export/prompt-media'
 import { renderPreparedRow, sentMessages, type ModelContext, type RenderedForModels, type RowMediaInfo } from './render-row'
 import type { Variant } from './variants'
+import { errorText } from '../../../shared/python/errors'
 
 export interface ExportOptions {
   variantId: string
@@ -185,7 +186,7 @@ function messagesBeforeTemplate(m: ModelRender, prompt: RenderedForModels['promp
     if (!applied.parsed) throw new Error(applied.error?.message ?? 'the template parser gave no result')
     return { messages: sentMessages(applied.parsed.kind, parsedJson(applied.parsed)) as unknown[] }
   } catch (e) {
-    return { messages: null, problem: { code: 'messages-unavailable', message: `No messages for --format messages: the prompt cannot be read as messages (${stripAnsi(e instanceof Error ? e.message : String(e))}).`, severity: 'error' } }
+    return { messages: null, problem: { code: 'messages-unavailable', message: `No messages for --format messages: the prompt cannot be read as messages (${stripAnsi(errorText(e))}).`, severity: 'error' } }
   }
 }
 

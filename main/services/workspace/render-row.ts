@@ -43,6 +43,7 @@ import { metaSeqLimit, withExamples } from './seq-limit'
 import { conversationOf } from './variants'
 import { partMedia } from '../../../shared/conversation'
 import { renderConversationRow } from './render-conversation'
+import { errorText } from '../../../shared/python/errors'
 
 export interface ModelContext {
   profile: ModelProfile
@@ -128,7 +129,7 @@ function renderMeta(prompt: Prompt, m: ModelContext, family: Prepared['family'],
   try {
     sent = sentMessages(applied.parsed.kind, json)
   } catch (e) {
-    return { ...base, kind: 'text', text: '', problems: [...problems, { code: 'conversion-error', message: String((e as Error).message ?? e), severity: 'error' }] }
+    return { ...base, kind: 'text', text: '', problems: [...problems, { code: 'conversion-error', message: errorText(e), severity: 'error' }] }
   }
   const items = input.kind === 'messages' ? input.items : []
   const messages = (sent as { role?: unknown; content: unknown }[]).map((x, i) => {
@@ -254,7 +255,7 @@ function renderConversation(prompt: Prompt, m: ModelContext, family: Prepared['f
     const conv = p.format === 'openai-messages' ? sentMessages(applied.parsed.kind, json) : chatMessages(json)
     messages = conv as ChatMessage[]
   } catch (e) {
-    return { ...base, kind: 'text', text: '', problems: [...problems, { code: 'conversion-error', message: String((e as Error).message ?? e), severity: 'error' }] }
+    return { ...base, kind: 'text', text: '', problems: [...problems, { code: 'conversion-error', message: errorText(e), severity: 'error' }] }
   }
   return renderMessages(messages, m, problems)
 }

@@ -2,6 +2,7 @@
 // the registered model adapters in registration order, each with its `match` and `get_default_conv_template`.
 // OpenCompass's `fastchat_template=NAME` option goes through this, so NAME is matched as a model path
 // ('vicuna' → vicuna_v1.1, 'qwen' → qwen-7b-chat, anything unmatched → one_shot).
+import { PyError } from '../../python/errors'
 
 type Adapter = readonly [name: string, match: (path: string) => boolean, template: (path: string) => string]
 
@@ -67,7 +68,7 @@ const ADAPTERS: Adapter[] = [
     'PeftModelAdapter',
     has('peft'),
     () => {
-      throw new Error('ValueError: PeftModelAdapter needs the adapter_config.json of a PEFT model folder')
+      throw new PyError('ValueError', 'PeftModelAdapter needs the adapter_config.json of a PEFT model folder')
     }
   ],
   ['StableVicunaAdapter', has('stable-vicuna'), fixed('stable-vicuna')],

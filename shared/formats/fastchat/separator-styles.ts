@@ -1,7 +1,10 @@
 // `Conversation.get_prompt()` of FastChat (fastchat/conversation.py at 0e6d3e4, and tag v0.2.36): one branch per
 // SeparatorStyle, reproducing upstream byte for byte, including its quirks. Each reproduced quirk that changes the
 // output in a way a user would not expect is reported as a warning.
-import { pyFormat, pyRstripChars, pyStrip } from './python-str'
+import { PyError } from '../../python/errors'
+import { strFormat } from '../../python/format'
+import { pyRstripChars, pyStrip } from '../../python/str-methods'
+import { jsonFormatModel } from '../../python/values'
 import type { FormatWarning, MessageContent, PromptResult, SeparatorStyle } from './types'
 import { SEPARATOR_STYLES, isImageMessage, isTruthyMessage } from './types'
 
@@ -43,18 +46,20 @@ export interface PromptFields {
   sep2: string | null
 }
 
-/** A Python exception raised while rendering; caught at the top and turned into data. */
-class PyError extends Error {
+/** A Python exception raised while rendering, with the message it happened at; caught at the top, turned into data. */
+class RenderError extends PyError {
   constructor(
-    readonly pyMessage: string,
+    pyClass: string,
+    message: string,
     readonly messageIndex: number | null
   ) {
-    super(pyMessage)
+    super(pyClass, message)
   }
 }
 
-const CONCAT_STR_TUPLE = 'TypeError: can only concatenate str (not "tuple") to str'
-const CONCAT_TUPLE_STR = 'TypeError: can only concatenate tuple (not "str") to tuple'
+type Failure = readonly [pyClass: string, message: string]
+const CONCAT_STR_TUPLE: Failure = ['TypeError', 'can only concatenate str (not "tuple") to str']
+const CONCAT_TUPLE_STR: Failure = ['TypeError', 'can only concatenate tuple (not "str") to tuple']
 
 /** Styles whose branch unpacks `(text, images)` into placeholders + text. */
 function unpacksImages(style: SeparatorStyle, dialect: FastchatDialect): boolean {
@@ -72,31 +77,34 @@ function withImages(m: string | { text: string; images: number }): string {
 function textOf(
   m: string | { text: string; images: number },
   i: number,
-  failure: string,
+  failure: Failure,
   style: SeparatorStyle,
   dialect: FastchatDialect
 ): string {
   if (typeof m === 'string') return m
   if (unpacksImages(style, dialect)) return withImages(m)
-  throw new PyError(failure, i)
+  throw new RenderError(failure[0], failure[1], i)
 }
 
 export function renderPrompt(conv: PromptFields, dialect: FastchatDialect = 'head'): PromptResult {
   const warnings: FormatWarning[] = []
-  const system = pyFormat(conv.systemTemplate, { system_message: conv.systemMessage })
-  if (!system.ok) {
+  let system: string
+  try {
+    system = strFormat(jsonFormatModel, conv.systemTemplate, [], new Map([['system_message', conv.systemMessage]]))
+  } catch (e) {
+    if (!(e instanceof PyError)) throw e
     return {
       ok: false,
       warnings,
-      error: { code: 'fastchat.system_template', message: system.message, stage: 'render', at: { template: conv.name } }
+      error: { code: 'fastchat.system_template', message: e.pyMessage, stage: 'render', at: { template: conv.name } }
     }
   }
   noteEmptyMessages(conv, warnings)
   try {
-    const text = renderStyle(conv, system.text, dialect, warnings)
+    const text = renderStyle(conv, system, dialect, warnings)
     return { ok: true, text, warnings }
   } catch (e) {
-    if (!(e instanceof PyError)) throw e
+    if (!(e instanceof RenderError)) throw e
     const invalidStyle = e.pyMessage.startsWith('ValueError: Invalid style')
     return {
       ok: false,
@@ -133,7 +141,7 @@ function renderStyle(conv: PromptFields, S: string, dialect: FastchatDialect, wa
     textOf(m, i, failure, style as SeparatorStyle, dialect)
   let ret = ''
   if (dialect === 'ultrafeedback' && style !== null && !ULTRAFEEDBACK_STYLES.has(style)) {
-    throw new PyError(`ValueError: Invalid style: ${SEPARATOR_STYLES.indexOf(style) + 1}`, null)
+    throw new RenderError('ValueError', `Invalid style: ${SEPARATOR_STYLES.indexOf(style) + 1}`, null)
   }
   if (dialect === 'ultrafeedback' && style === 'LLAMA2') {
     // UltraFeedback's LLAMA2: no "[INST] " fallback, the system (which already holds "<s>[INST] <<SYS>>...")
@@ -173,7 +181,7 @@ function renderStyle(conv: PromptFields, S: string, dialect: FastchatDialect, wa
       ret = S
       msgs.forEach(([role, m], i) => {
         if (!isTruthyMessage(m)) return void (ret += role + ':')
-        const text = t(m, i, "AttributeError: 'tuple' object has no attribute 'replace'")
+        const text = t(m, i, ['AttributeError', "'tuple' object has no attribute 'replace'"])
         const collapsed = text.replaceAll('\r\n', '\n').replaceAll('\n\n', '\n')
         if (collapsed !== text) {
           warnings.push({
@@ -204,7 +212,7 @@ function renderStyle(conv: PromptFields, S: string, dialect: FastchatDialect, wa
       msgs.forEach(([role, m], i) => {
         ret += `<|start_header_id|>${role}<|end_header_id|>\n\n`
         if (!isTruthyMessage(m)) return
-        const text = t(m, i, "AttributeError: 'tuple' object has no attribute 'strip'")
+        const text = t(m, i, ['AttributeError', "'tuple' object has no attribute 'strip'"])
         const stripped = pyStrip(text)
         if (stripped !== text) {
           warnings.push({
@@ -222,7 +230,7 @@ function renderStyle(conv: PromptFields, S: string, dialect: FastchatDialect, wa
         if (i % 2 === 0) ret += `[Round ${Math.floor(i / 2) + roundAdd}]${sep}`
         if (isImageMessage(m)) {
           // Python formats the tuple with repr(), which includes the image objects' own repr: unknowable here.
-          throw new PyError('TypeError: CHATGLM style would print the (text, images) tuple with repr()', i)
+          throw new RenderError('TypeError', 'CHATGLM style would print the (text, images) tuple with repr()', i)
         }
         ret += isTruthyMessage(m) ? `${role}：${m}${sep}` : `${role}：`
       })
@@ -332,6 +340,6 @@ function renderStyle(conv: PromptFields, S: string, dialect: FastchatDialect, wa
       })
       return ret
     default:
-      throw new PyError(`ValueError: Invalid style: ${style === null ? 'None' : `SeparatorStyle.${style}`}`, null)
+      throw new RenderError('ValueError', `Invalid style: ${style === null ? 'None' : `SeparatorStyle.${style}`}`, null)
   }
 }

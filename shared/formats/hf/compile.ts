@@ -11,7 +11,7 @@ import { callMethod, getAttr, getItem, slice } from './methods'
 import { parseTokens, type BinaryExpression, type CallExpression, type CallStatement, type Expression as ExprNode, type For, type Macro, type MemberExpression, type Node, type SetStatement, type Statement as StmtNode } from './parser'
 import { TemplateSyntaxError, locate, type Span } from './positions'
 import {
-  JinjaError,
+  PyError,
   Namespace,
   PyCallable,
   PyObject,
@@ -104,7 +104,7 @@ class LoopInfo extends PyObject {
         return i < n - 1 ? this.items[i + 1] : new Undef('there is no next item')
       case 'cycle':
         return new PyCallable('cycle', (args) => {
-          if (args.length === 0) throw new JinjaError('TypeError', 'no items for cycling given')
+          if (args.length === 0) throw new PyError('TypeError', 'no items for cycling given')
           return args[i % args.length]
         })
       default:
@@ -134,7 +134,7 @@ class Cycler extends PyObject {
 function call(fn: unknown, args: unknown[], kwargs: Kwargs): unknown {
   if (fn instanceof PyCallable) return fn.fn(args, kwargs)
   if (fn instanceof Undef) fn.fail()
-  throw new JinjaError('TypeError', `'${typeName(fn)}' object is not callable`)
+  throw new PyError('TypeError', `'${typeName(fn)}' object is not callable`)
 }
 
 /** jinja2's default globals; transformers adds raise_exception and strftime_now per render. */
@@ -145,14 +145,14 @@ export function defaultGlobals(): Map<string, unknown> {
     new PyCallable('range', (args) => {
       const nums = args.map((a) => {
         if (typeof a === 'boolean') return a ? 1 : 0
-        if (typeof a !== 'number' || !Number.isInteger(a)) throw new JinjaError('TypeError', `'${typeName(a)}' object cannot be interpreted as an integer`)
+        if (typeof a !== 'number' || !Number.isInteger(a)) throw new PyError('TypeError', `'${typeName(a)}' object cannot be interpreted as an integer`)
         return a
       })
       const [start, stop, by] = nums.length === 1 ? [0, nums[0], 1] : [nums[0], nums[1], nums[2] ?? 1]
-      if (by === 0) throw new JinjaError('ValueError', 'range() arg 3 must not be zero')
+      if (by === 0) throw new PyError('ValueError', 'range() arg 3 must not be zero')
       // The sandbox's check, made on the length before any list is built (range(10**9) must not allocate).
       const n = Math.max(0, Math.ceil((stop - start) / by))
-      if (n > MAX_RANGE) throw new JinjaError('OverflowError', `Range too big. The sandbox blocks ranges larger than MAX_RANGE (${MAX_RANGE}).`)
+      if (n > MAX_RANGE) throw new PyError('OverflowError', `Range too big. The sandbox blocks ranges larger than MAX_RANGE (${MAX_RANGE}).`)
       const out: number[] = new Array(n)
       for (let i = 0; i < n; i++) out[i] = start + i * by
       return out
@@ -168,7 +168,7 @@ export function defaultGlobals(): Map<string, unknown> {
         else
           for (const pair of toList(src)) {
             const kv = toList(pair)
-            if (kv.length !== 2) throw new JinjaError('ValueError', `dictionary update sequence element has length ${kv.length}; 2 is required`)
+            if (kv.length !== 2) throw new PyError('ValueError', `dictionary update sequence element has length ${kv.length}; 2 is required`)
             m.set(kv[0], kv[1])
           }
       }
@@ -213,7 +213,7 @@ function step(): void {
 
 function callFilter(name: string, value: unknown, args: unknown[], kwargs: Kwargs): unknown {
   const f = name === 'map' ? MAP : FILTERS[name]
-  if (!f) throw new JinjaError('TemplateRuntimeError', `No filter named '${name}'.`)
+  if (!f) throw new PyError('TemplateRuntimeError', `No filter named '${name}'.`)
   step()
   return sized(f(value, args, kwargs))
 }
@@ -502,7 +502,7 @@ function assign(target: ExprNode): (s: Scope, v: unknown) => void {
       const items = toList(v)
       if (items.length !== parts.length) {
         const message = items.length > parts.length ? `too many values to unpack (expected ${parts.length})` : `not enough values to unpack (expected ${parts.length}, got ${items.length})`
-        throw locate(new JinjaError('ValueError', message), where)
+        throw locate(new PyError('ValueError', message), where)
       }
       parts.forEach((p, i) => p(s, items[i]))
     }
@@ -513,7 +513,7 @@ function assign(target: ExprNode): (s: Scope, v: unknown) => void {
     const where = at(target)
     return (s, v) => {
       const ns = obj(s)
-      if (!(ns instanceof Namespace)) throw locate(new JinjaError('TemplateRuntimeError', 'cannot assign attribute on non-namespace object'), where)
+      if (!(ns instanceof Namespace)) throw locate(new PyError('TemplateRuntimeError', 'cannot assign attribute on non-namespace object'), where)
       ns.attrs.set(attr, v)
     }
   }
@@ -554,7 +554,7 @@ function forLoop(node: For): Stmt {
     try {
       const v = iterable(s)
       if (v === null || numLike(v) || v instanceof PyObject || v instanceof PyCallable) {
-        throw new JinjaError('TypeError', `'${typeName(v)}' object is not iterable`)
+        throw new PyError('TypeError', `'${typeName(v)}' object is not iterable`)
       }
       items = toList(v)
       if (cond) {
@@ -603,7 +603,7 @@ function makeMacro(name: string, params: MacroParam[], body: Stmt, defScope: Sco
     const ms = new Scope(defScope)
     const extraKw = new Map<unknown, unknown>()
     if (args.length > params.length && !usesVarargs) {
-      throw new JinjaError('TypeError', `macro '${name}' takes not more than ${params.length} argument(s)`)
+      throw new PyError('TypeError', `macro '${name}' takes not more than ${params.length} argument(s)`)
     }
     params.forEach((p, i) => {
       if (i < args.length) ms.vars.set(p.name, args[i])
@@ -617,7 +617,7 @@ function makeMacro(name: string, params: MacroParam[], body: Stmt, defScope: Sco
           continue
         }
         if (params.some((p) => p.name === k)) continue
-        if (!usesKwargs) throw new JinjaError('TypeError', `macro '${name}' takes no keyword argument '${k}'`)
+        if (!usesKwargs) throw new PyError('TypeError', `macro '${name}' takes no keyword argument '${k}'`)
         extraKw.set(k, v)
       }
     }
@@ -705,7 +705,7 @@ function argList(nodes: ExprNode[]): (s: Scope) => { args: unknown[]; kwargs: Kw
       const where = at(n)
       kw.push((s, into) => {
         const m = v(s)
-        if (!(m instanceof Map)) throw locate(new JinjaError('TypeError', 'argument after ** must be a mapping'), where)
+        if (!(m instanceof Map)) throw locate(new PyError('TypeError', 'argument after ** must be a mapping'), where)
         for (const [k, x] of m) into.set(String(k), x)
       })
     } else {
@@ -738,7 +738,7 @@ function filterOf(node: ExprNode): (v: unknown, s: Scope) => unknown {
   const f = name === 'map' ? MAP : FILTERS[name]
   if (!f) {
     return () => {
-      throw new JinjaError('TemplateRuntimeError', `filter '${name}' is not supported by this renderer`)
+      throw new PyError('TemplateRuntimeError', `filter '${name}' is not supported by this renderer`)
     }
   }
   if (node.type !== 'CallExpression') {
@@ -845,7 +845,7 @@ function expr(node: ExprNode): Expr {
         const v = arg(s)
         try {
           if (v instanceof Undef) v.fail()
-          if (!numLike(v)) throw new JinjaError('TypeError', `bad operand type for unary ${op}: '${typeName(v)}'`)
+          if (!numLike(v)) throw new PyError('TypeError', `bad operand type for unary ${op}: '${typeName(v)}'`)
         } catch (e) {
           throw locate(e, where)
         }

@@ -4,7 +4,7 @@ import { checkString } from './budget'
 import { getItem, pyStrip, stripChars } from './methods'
 import { toJson } from './json'
 import {
-  JinjaError,
+  PyError,
   arith,
   PyCallable,
   Undef,
@@ -122,8 +122,8 @@ function indent(s: string, width: unknown, first: boolean, blank: boolean): stri
 
 function truncate(s: string, length: number, killwords: boolean, end: string, leeway: number): string {
   // do_truncate's own asserts, before it looks at the text.
-  if (!(length >= end.length)) throw new JinjaError('AssertionError', `expected length >= ${end.length}, got ${length}`)
-  if (!(leeway >= 0)) throw new JinjaError('AssertionError', `expected leeway >= 0, got ${leeway}`)
+  if (!(length >= end.length)) throw new PyError('AssertionError', `expected length >= ${end.length}, got ${length}`)
+  if (!(leeway >= 0)) throw new PyError('AssertionError', `expected leeway >= 0, got ${leeway}`)
   if (s.length <= length + leeway) return s
   if (killwords) return s.slice(0, length - end.length) + end
   const cut = s.slice(0, length - end.length)
@@ -136,7 +136,7 @@ function selectOrReject(value: unknown, args: unknown[], select: boolean, byAttr
   let getter: (v: unknown) => unknown = (v) => v
   let rest = args
   if (byAttr) {
-    if (args.length === 0) throw new JinjaError('FilterArgumentError', 'Missing parameter for attribute name')
+    if (args.length === 0) throw new PyError('FilterArgumentError', 'Missing parameter for attribute name')
     getter = attrGetter(args[0])
     rest = args.slice(1)
   }
@@ -145,7 +145,7 @@ function selectOrReject(value: unknown, args: unknown[], select: boolean, byAttr
   else {
     const name = String(rest[0])
     const test = TESTS[name]
-    if (!test) throw new JinjaError('TemplateRuntimeError', `No test named '${name}'.`)
+    if (!test) throw new PyError('TemplateRuntimeError', `No test named '${name}'.`)
     const targs = rest.slice(1)
     check = (v) => test(v, targs)
   }
@@ -183,7 +183,7 @@ function doMap(value: unknown, args: unknown[], kwargs: Kwargs, callFilter: (nam
     const get = attrGetter(kwargs.get('attribute'), kwargs.has('default') ? kwargs.get('default') : undefined)
     return items.map(get)
   }
-  if (args.length === 0) throw new JinjaError('FilterArgumentError', 'map requires a filter argument')
+  if (args.length === 0) throw new PyError('FilterArgumentError', 'map requires a filter argument')
   const name = String(args[0])
   return items.map((v) => callFilter(name, v, args.slice(1), kwargs))
 }
@@ -193,7 +193,7 @@ function sumOf(items: unknown[], start: unknown): unknown {
   for (const v of items) {
     if (numLike(total) && numLike(v)) total = isFloat(total) || isFloat(v) ? mkFloat(Number(total) + Number(v)) : Number(total) + Number(v)
     else if (Array.isArray(total) && Array.isArray(v)) total = total.concat(v)
-    else throw new JinjaError('TypeError', `unsupported operand type(s) for +: '${typeName(total)}' and '${typeName(v)}'`)
+    else throw new PyError('TypeError', `unsupported operand type(s) for +: '${typeName(total)}' and '${typeName(v)}'`)
   }
   return total
 }
@@ -225,7 +225,7 @@ function groupby(value: unknown, args: unknown[], kwargs: Kwargs): unknown[] {
 /** jinja2's built-in filters by name (`map` is bound by the compiler, which knows the whole registry). */
 export const FILTERS: Record<string, (value: unknown, args: unknown[], kwargs: Kwargs) => unknown> = {
   abs: (v) => {
-    if (!numLike(v)) throw new JinjaError('TypeError', `bad operand type for abs(): '${typeName(v)}'`)
+    if (!numLike(v)) throw new PyError('TypeError', `bad operand type for abs(): '${typeName(v)}'`)
     return isFloat(v) ? mkFloat(Math.abs(Number(v))) : Math.abs(Number(v))
   },
   attribute: (v, a) => getItem(v, a[0]),
@@ -261,7 +261,7 @@ export const FILTERS: Record<string, (value: unknown, args: unknown[], kwargs: K
     return v
   },
   dictsort: (v, a, k) => {
-    if (!(v instanceof Map)) throw new JinjaError('TypeError', `'${typeName(v)}' object has no attribute 'items'`)
+    if (!(v instanceof Map)) throw new PyError('TypeError', `'${typeName(v)}' object has no attribute 'items'`)
     const cs = truthy(arg(a, k, 0, 'case_sensitive', false))
     const by = arg(a, k, 1, 'by', 'key')
     const reverse = truthy(arg(a, k, 2, 'reverse', false))
@@ -280,9 +280,11 @@ export const FILTERS: Record<string, (value: unknown, args: unknown[], kwargs: K
   },
   float: (v, a, k) => toFloat(v, arg(a, k, 0, 'default', new PyFloat(0))),
   forceescape: (v) => htmlEscape(str(v)),
-  format: (v, a) => {
-    if (typeof v !== 'string') throw new JinjaError('TypeError', 'format filter expects a string')
-    return percentFormat(v, a.length === 1 ? a[0] : tuple(a))
+  // do_format: soft_str(value) % (kwargs or args) — the arguments as a tuple even when there is one.
+  format: (v, a, k) => {
+    if (a.length && k?.size) throw new PyError('FilterArgumentError', "can't handle positional and keyword arguments at the same time")
+    const args = k?.size ? new Map(k) : tuple(a.slice())
+    return v instanceof PyMarkup ? arith('%', v, args) : percentFormat(str(v), args)
   },
   groupby: (v, a, k) => groupby(v, a, k),
   indent: (v, a, k) => indent(str(v), arg(a, k, 0, 'width', 4), truthy(arg(a, k, 1, 'first', false)), truthy(arg(a, k, 2, 'blank', false))),
@@ -290,7 +292,7 @@ export const FILTERS: Record<string, (value: unknown, args: unknown[], kwargs: K
   items: (v) =>
     generator('do_items', () => {
       if (v instanceof Undef) return []
-      if (!(v instanceof Map)) throw new JinjaError('TypeError', `Can only get item pairs from a mapping.`)
+      if (!(v instanceof Map)) throw new PyError('TypeError', `Can only get item pairs from a mapping.`)
       return [...v.entries()].map((e) => tuple([e[0], e[1]]))
     }),
   join: (v, a, k) => {
@@ -302,7 +304,7 @@ export const FILTERS: Record<string, (value: unknown, args: unknown[], kwargs: K
   },
   last: (v) => {
     // sync_do_last: next(iter(reversed(seq))); an iterator cannot be reversed.
-    if (v instanceof PyIterator) throw new JinjaError('TypeError', `'${v.pyType}' object is not reversible`)
+    if (v instanceof PyIterator) throw new PyError('TypeError', `'${v.pyType}' object is not reversible`)
     const items = v instanceof Map ? [...v.keys()] : toList(v)
     return items.length ? items[items.length - 1] : new Undef('No last item, sequence was empty.')
   },
@@ -337,7 +339,7 @@ export const FILTERS: Record<string, (value: unknown, args: unknown[], kwargs: K
   round: (v, a, k) => {
     const precision = Number(arg(a, k, 0, 'precision', 0))
     const method = String(arg(a, k, 1, 'method', 'common'))
-    if (!numLike(v)) throw new JinjaError('TypeError', `type ${typeName(v)} doesn't define __round__ method`)
+    if (!numLike(v)) throw new PyError('TypeError', `type ${typeName(v)} doesn't define __round__ method`)
     // jinja2's round always returns a float.
     return mkFloat(pyRound(Number(v), precision, method))
   },

@@ -2,7 +2,7 @@
 // HTML escaping — shared/python's json.dumps over the Jinja runtime's values (its float box, Undefined, its errors).
 import { jsonFloat, jsonNumber, pyJsonDumps } from '../../python/json-dumps'
 import { checkString } from './budget'
-import { JinjaError, PyFloat, PyMarkup, Undef, cmp, isTuple, str, tuple, typeName } from './values'
+import { PyError, PyFloat, PyMarkup, Undef, cmp, isTuple, str, tuple, typeName } from './values'
 
 const model = {
   scalar: (x: unknown) => (typeof x === 'number' ? jsonNumber(x) : x instanceof PyFloat ? jsonFloat(x.v) : undefined),
@@ -12,11 +12,11 @@ const model = {
     if (typeof k === 'boolean') return k ? 'true' : 'false'
     if (typeof k === 'number') return jsonNumber(k)
     if (k instanceof PyFloat) return jsonFloat(k.v)
-    throw new JinjaError('TypeError', `keys must be str, int, float, bool or None, not ${typeName(k)}`)
+    throw new PyError('TypeError', `keys must be str, int, float, bool or None, not ${typeName(k)}`)
   },
   compareKeys: cmp,
   typeName: (x: unknown) => (x instanceof Undef ? 'Undefined' : typeName(x)),
-  error: (message: string) => new JinjaError('TypeError', message)
+  error: (message: string) => new PyError('TypeError', message)
 }
 
 export function toJson(value: unknown, indent: unknown, separators: unknown, sortKeys: boolean, ensureAscii: boolean): string {

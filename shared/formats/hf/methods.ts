@@ -1,8 +1,9 @@
 // Attribute and item access as jinja2's ImmutableSandboxedEnvironment does it, and the read-only Python
 // methods templates call on str, dict and list (`content.strip()`, `message.get('x')`, `tools.items()`).
 // Mutating methods (list.append, dict.update, …) raise SecurityError, as the immutable sandbox does.
+import { strFormat as pyStrFormat, type FormatModel } from '../../python/format'
 import { checkString } from './budget'
-import { JinjaError, PyObject, PyCallable, PyMarkup, Undef, hasAstral, htmlEscape, isTuple, missingAttr, plain, repr, str, tuple, typeName, eq, len, toList } from './values'
+import { PyError, PyObject, formatModel, PyCallable, PyMarkup, Undef, hasAstral, htmlEscape, isTuple, missingAttr, plain, repr, str, tuple, typeName, eq, len, toList } from './values'
 
 type Method<Self> = (self: Self, args: unknown[], kwargs: Map<string, unknown> | null) => unknown
 /** A method of some receiver type: methodTable picks the table by the receiver's own type, so each call is well typed. */
@@ -67,7 +68,7 @@ function split(s: string, sep: unknown, maxsplit: unknown, fromRight: boolean): 
   const max = maxsplit === undefined || maxsplit === null ? -1 : Number(maxsplit)
   if (sep === undefined || sep === null) return fromRight ? wsSplitRight(s, max) : wsSplitLeft(s, max)
   const sp = String(sep)
-  if (sp === '') throw new JinjaError('ValueError', 'empty separator')
+  if (sp === '') throw new PyError('ValueError', 'empty separator')
   const parts = s.split(sp)
   if (max < 0 || parts.length <= max + 1) return parts
   if (!fromRight) return [...parts.slice(0, max), parts.slice(max).join(sp)]
@@ -77,7 +78,7 @@ function split(s: string, sep: unknown, maxsplit: unknown, fromRight: boolean): 
 function startsOrEnds(s: string, arg: unknown, ends: boolean): boolean {
   const prefixes = Array.isArray(arg) ? arg : [arg]
   return prefixes.some((p) => {
-    if (typeof p !== 'string') throw new JinjaError('TypeError', `${ends ? 'endswith' : 'startswith'} first arg must be str or a tuple of str, not ${typeName(p)}`)
+    if (typeof p !== 'string') throw new PyError('TypeError', `${ends ? 'endswith' : 'startswith'} first arg must be str or a tuple of str, not ${typeName(p)}`)
     return ends ? s.endsWith(p) : s.startsWith(p)
   })
 }
@@ -96,23 +97,11 @@ function strFind(s: string, sub: unknown, fromRight: boolean): number {
   return Array.from(s.slice(0, i)).length
 }
 
-/** str.format with positional `{}`/`{0}` and named `{name}` fields, conversions `!r`/`!s`, no format specs beyond widths. */
+/** str.format as jinja2's sandbox runs it: string.Formatter, whose fields read through the sandbox's getattr/getitem. */
+const sandboxFormat: FormatModel = { ...formatModel, getItem: (v, key) => getItem(v, key), getAttr: (v, name) => getAttr(v, name) }
+
 function strFormat(s: string, args: unknown[], kwargs: Map<string, unknown> | null): string {
-  let auto = 0
-  return s.replace(/\{\{|\}\}|\{([^{}!:]*)(?:!([rs]))?(?::([^{}]*))?\}/g, (m, field: string, conv: string) => {
-    if (m === '{{') return '{'
-    if (m === '}}') return '}'
-    let v: unknown
-    if (field === '') v = args[auto++]
-    else if (/^\d+$/.test(field)) v = args[Number(field)]
-    else {
-      const [head, ...rest] = field.split('.')
-      v = kwargs?.get(head)
-      for (const r of rest) v = getAttr(v, r)
-    }
-    if (v === undefined) throw new JinjaError(field === '' || /^\d+$/.test(field) ? 'IndexError' : 'KeyError', `Replacement index ${field} out of range`)
-    return conv === 'r' ? repr(v) : str(v)
-  })
+  return pyStrFormat(sandboxFormat, s, args, kwargs ?? new Map(), { formatter: true })
 }
 
 /** Checks a padding width against the string limit; returns '' so it can lead a concatenation. */
@@ -162,12 +151,12 @@ const STR_METHODS: Record<string, Method<string>> = {
   rfind: (s, a) => strFind(s, a[0], true),
   index: (s, a) => {
     const i = strFind(s, a[0], false)
-    if (i < 0) throw new JinjaError('ValueError', 'substring not found')
+    if (i < 0) throw new PyError('ValueError', 'substring not found')
     return i
   },
   count: (s, a) => (String(a[0]) === '' ? len(s) + 1 : s.split(String(a[0])).length - 1),
   join: (s, a) => toList(a[0]).map((x) => {
-    if (typeof x !== 'string') throw new JinjaError('TypeError', `sequence item: expected str instance, ${typeName(x)} found`)
+    if (typeof x !== 'string') throw new PyError('TypeError', `sequence item: expected str instance, ${typeName(x)} found`)
     return x
   }).join(s),
   format: (s, a, k) => strFormat(s, a, k),
@@ -221,7 +210,7 @@ const DICT_METHODS: Record<string, Method<Map<unknown, unknown>>> = {
 const LIST_METHODS: Record<string, Method<unknown[]>> = {
   index: (l: unknown[], a) => {
     const i = l.findIndex((x) => eq(x, a[0]))
-    if (i < 0) throw new JinjaError('ValueError', `${repr(a[0])} is not in list`)
+    if (i < 0) throw new PyError('ValueError', `${repr(a[0])} is not in list`)
     return i
   },
   count: (l: unknown[], a) => l.filter((x) => eq(x, a[0])).length,
@@ -281,7 +270,7 @@ function boundMethod(obj: unknown, name: string): PyCallable | undefined {
   const tn = typeName(obj)
   if (MUTATORS[tn]?.includes(name)) {
     return new PyCallable(name, () => {
-      throw new JinjaError('SecurityError', `access to attribute '${name}' of '${tn}' object is unsafe.`)
+      throw new PyError('SecurityError', `access to attribute '${name}' of '${tn}' object is unsafe.`)
     })
   }
   return undefined
@@ -360,10 +349,10 @@ export function slice(obj: unknown, start: unknown, stop: unknown, step: unknown
   let seq: unknown[]
   if (isStr) seq = hasAstral(obj) ? Array.from(obj) : (obj as string).split('')
   else if (Array.isArray(obj)) seq = obj
-  else throw new JinjaError('TypeError', `'${typeName(obj)}' object is not subscriptable`)
+  else throw new PyError('TypeError', `'${typeName(obj)}' object is not subscriptable`)
   const n = seq.length
   const st = step === undefined || step === null ? 1 : Number(step)
-  if (st === 0) throw new JinjaError('ValueError', 'slice step cannot be zero')
+  if (st === 0) throw new PyError('ValueError', 'slice step cannot be zero')
   const norm = (v: unknown, dflt: number, lo: number, hi: number): number => {
     if (v === undefined || v === null) return dflt
     let i = Number(v)

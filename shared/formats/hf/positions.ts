@@ -1,5 +1,6 @@
 // Where in a template's source a token, a node or an error is. Spans are UTF-16 offsets into the text the
 // caller passed (before any newline normalisation), so an editor can underline them as they are.
+import { PyError } from '../../python/errors'
 
 /** Half-open range [start, end) of offsets into the original template source. */
 export interface Span {
@@ -15,15 +16,17 @@ export interface SourcePosition {
   endColumn: number
 }
 
-/** Thrown for template text jinja2 would refuse to compile; `span` is where, when known. */
-export class TemplateSyntaxError extends Error {
+/**
+ * Thrown for template text jinja2 would refuse to compile; `span` is where, when known. The Python class is
+ * jinja2's own, or SyntaxError where Python rejects the code jinja2 generates.
+ */
+export class TemplateSyntaxError extends PyError {
   constructor(
     message: string,
     public span?: Span,
-    /** The Python exception class: jinja2's own, or SyntaxError where Python rejects the code jinja2 generates. */
-    public pyType = 'TemplateSyntaxError'
+    pyClass = 'TemplateSyntaxError'
   ) {
-    super(message)
+    super(pyClass, message)
   }
 }
 

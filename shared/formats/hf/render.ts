@@ -6,7 +6,7 @@ import { startBudget, type RenderLimits } from './budget'
 import { Scope, compileProgram, defaultGlobals } from './compile'
 import { TemplateSyntaxError, positionOf, spanOfError, type SourcePosition } from './positions'
 import { strftime, toNaiveTime } from './strftime'
-import { JinjaError, LimitExceeded, PyCallable, RaisedByTemplate, fromJs, str, typeName } from './values'
+import { PyError, LimitExceeded, PyCallable, RaisedByTemplate, fromJs, str, typeName } from './values'
 
 export interface CompiledChatTemplate {
   readonly source: string
@@ -67,7 +67,7 @@ export function compileChatTemplate(source: string): CompileResult {
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e)
     const syntax = e instanceof TemplateSyntaxError
-    return { ok: false, error: { message: syntax ? message : `cannot compile template: ${message}`, pyType: syntax ? e.pyType : 'TemplateSyntaxError', ...placeOf(source, e) } }
+    return { ok: false, error: { message: syntax ? message : `cannot compile template: ${message}`, pyType: syntax ? e.pyClass : 'TemplateSyntaxError', ...placeOf(source, e) } }
   }
   const template: CompiledChatTemplate = { source, run }
   if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string)
@@ -192,7 +192,7 @@ export function renderChatTemplate(t: CompiledChatTemplate | string, opts: Rende
     'strftime_now',
     new PyCallable('strftime_now', (args) => {
       clockUsed = true
-      if (typeof args[0] !== 'string') throw new JinjaError('TypeError', `strftime() argument 1 must be str, not ${typeName(args[0])}`)
+      if (typeof args[0] !== 'string') throw new PyError('TypeError', `strftime() argument 1 must be str, not ${typeName(args[0])}`)
       moment ??= toNaiveTime(opts.now)
       return strftime(args[0], moment)
     })
@@ -207,12 +207,12 @@ export function renderChatTemplate(t: CompiledChatTemplate | string, opts: Rende
   } catch (e) {
     const place = placeOf(template.source, e)
     if (e instanceof RaisedByTemplate) return { ok: false, error: { kind: 'raise_exception', pyType: 'TemplateError', message: e.message, ...place } }
-    if (e instanceof LimitExceeded) return { ok: false, error: { kind: 'limit_exceeded', pyType: e.pyType, message: e.message, ...place } }
+    if (e instanceof LimitExceeded) return { ok: false, error: { kind: 'limit_exceeded', pyType: e.pyClass, message: e.message, ...place } }
     // A size no check foresaw (the engine's own string or array limit): still the template's doing, at its place.
     if (e instanceof RangeError && /Invalid (string|array|typed array) length|Array buffer allocation failed/.test(e.message)) {
       return { ok: false, error: { kind: 'limit_exceeded', pyType: 'LimitExceeded', message: `the template built a value too large to hold (${e.message})`, ...place } }
     }
-    if (e instanceof JinjaError) return { ok: false, error: { kind: 'template_error', pyType: e.pyType, message: e.message, ...place } }
+    if (e instanceof PyError) return { ok: false, error: { kind: 'template_error', pyType: e.pyClass, message: e.message, ...place } }
     if (e instanceof RangeError) return { ok: false, error: { kind: 'template_error', pyType: 'RecursionError', message: e.message, ...place } }
     return { ok: false, error: { kind: 'internal_error', message: e instanceof Error ? e.message : String(e), ...place } }
   }

@@ -9,6 +9,10 @@
 // callables = `PyCallable`. This PyFloat is the runtime's own (it has valueOf for arithmetic), not the JSON
 // marker of shared/python/json.ts.
 
+import { PyError } from '../../python/errors'
+import { percentFormat as pyPercentFormat, type FormatModel, type Operand } from '../../python/format'
+import { isTuple, tuple } from '../../python/json'
+import { jsonGetItem } from '../../python/values'
 import { checkList, checkString } from './budget'
 import { NONE_REPR, boolRepr, dictRepr, floatRepr, listRepr, numberRepr, strRepr, tupleRepr } from '../../python/repr'
 
@@ -27,31 +31,28 @@ export const isFloat = (v: unknown): boolean => v instanceof PyFloat || (typeof 
 /** Is `v` a Python int or float (bool counts, as in Python)? */
 export const numLike = (v: unknown): v is number | boolean | PyFloat => typeof v === 'number' || typeof v === 'boolean' || v instanceof PyFloat
 
-/** An error Python would raise while rendering; `pyType` is the Python exception class name. */
-export class JinjaError extends Error {
-  constructor(
-    public pyType: string,
-    message: string
-  ) {
-    super(message)
-  }
-}
+// Errors Python would raise while rendering are shared/python's PyError (pyClass: TypeError, UndefinedError, …).
+export { PyError }
 
-/** A render ran out of its budget (budget.ts); jinja2 has no such error, so `pyType` is our own 'LimitExceeded'. */
-export class LimitExceeded extends JinjaError {
+/** A render ran out of its budget (budget.ts); jinja2 has no such error, so `pyClass` is our own 'LimitExceeded'. */
+export class LimitExceeded extends PyError {
   constructor(message: string) {
     super('LimitExceeded', message)
   }
 }
 
 /** `raise_exception(msg)` from the template: jinja2.exceptions.TemplateError with the template's own text. */
-export class RaisedByTemplate extends Error {}
+export class RaisedByTemplate extends PyError {
+  constructor(message: string) {
+    super('TemplateError', message)
+  }
+}
 
 /** jinja2's default (lenient) Undefined: prints empty, iterates empty, raises on attribute access or arithmetic. */
 export class Undef {
   constructor(public hint: string) {}
   fail(): never {
-    throw new JinjaError('UndefinedError', this.hint)
+    throw new PyError('UndefinedError', this.hint)
   }
 }
 
@@ -140,13 +141,8 @@ export function htmlEscape(v: unknown): PyMarkup {
 /** The str a value stands for when it is Markup (Python sees a str subclass), else the value itself. */
 export const plain = (v: unknown): unknown => (v instanceof PyMarkup ? v.s : v)
 
-const TUPLE = Symbol('tuple')
-/** Marks an array as a Python tuple, which only changes how it prints. */
-export function tuple<T extends unknown[]>(a: T): T {
-  ;(a as unknown as Record<symbol, boolean>)[TUPLE] = true
-  return a
-}
-export const isTuple = (v: unknown): boolean => Array.isArray(v) && (v as unknown as Record<symbol, unknown>)[TUPLE] === true
+// A tuple is an array marked by shared/python's tuple(), which only changes how it prints and how `%` spreads it.
+export { isTuple, tuple }
 
 /** Python's type name, as used in its error messages. */
 export function typeName(v: unknown): string {
@@ -189,7 +185,7 @@ export const MAX_INPUT_DEPTH = 500
 export function fromJs(v: unknown, depth = 0): unknown {
   if (v === undefined) return null
   if (v === null || typeof v !== 'object') return v
-  if (depth >= MAX_INPUT_DEPTH) throw new JinjaError('ValueError', `the input nests more than ${MAX_INPUT_DEPTH} levels deep`)
+  if (depth >= MAX_INPUT_DEPTH) throw new PyError('ValueError', `the input nests more than ${MAX_INPUT_DEPTH} levels deep`)
   if (Array.isArray(v)) {
     const out = new Array(v.length)
     for (let i = 0; i < v.length; i++) out[i] = fromJs(v[i], depth + 1)
@@ -282,7 +278,7 @@ export function compare(op: string, a: unknown, b: unknown): boolean {
   if (numLike(a) && numLike(b)) c = Number(a) - Number(b)
   else if (typeof a === 'string' && typeof b === 'string') c = a < b ? -1 : a > b ? 1 : 0
   else if (Array.isArray(a) && Array.isArray(b)) c = seqCompare(a, b)
-  else throw new JinjaError('TypeError', `'${op}' not supported between instances of '${typeName(a)}' and '${typeName(b)}'`)
+  else throw new PyError('TypeError', `'${op}' not supported between instances of '${typeName(a)}' and '${typeName(b)}'`)
   switch (op) {
     case '<':
       return c < 0
@@ -318,7 +314,7 @@ export function len(v: unknown): number {
   if (Array.isArray(v)) return v.length
   if (v instanceof Map) return v.size
   if (v instanceof Undef) return 0
-  throw new JinjaError('TypeError', `object of type '${typeName(v)}' has no len()`)
+  throw new PyError('TypeError', `object of type '${typeName(v)}' has no len()`)
 }
 
 /** Python's iter() as a list: strings by code point, dicts by key, Undefined as empty. */
@@ -329,7 +325,7 @@ export function toList(v: unknown): unknown[] {
   if (v instanceof Map) return [...v.keys()]
   if (v instanceof Undef) return []
   if (v instanceof PyIterator) return v.rest()
-  throw new JinjaError('TypeError', `'${typeName(v)}' object is not iterable`)
+  throw new PyError('TypeError', `'${typeName(v)}' object is not iterable`)
 }
 
 /** Python's `in`. */
@@ -339,7 +335,7 @@ export function contains(container: unknown, item: unknown): boolean {
   if (typeof container === 'string') {
     if (typeof item !== 'string') {
       if (item instanceof Undef) item.fail()
-      throw new JinjaError('TypeError', `'in <string>' requires string as left operand, not ${typeName(item)}`)
+      throw new PyError('TypeError', `'in <string>' requires string as left operand, not ${typeName(item)}`)
     }
     return container.includes(item)
   }
@@ -355,15 +351,15 @@ export function contains(container: unknown, item: unknown): boolean {
     for (let r = container.next(); !r.done; r = container.next()) if (eq(r.value, item)) return true
     return false
   }
-  throw new JinjaError('TypeError', `argument of type '${typeName(container)}' is not iterable`)
+  throw new PyError('TypeError', `argument of type '${typeName(container)}' is not iterable`)
 }
 
 function badOperands(op: string, a: unknown, b: unknown): never {
   if (a instanceof Undef) a.fail()
   if (b instanceof Undef) b.fail()
-  if (op === '+' && typeof a === 'string') throw new JinjaError('TypeError', `can only concatenate str (not "${typeName(b)}") to str`)
-  if (op === '+' && Array.isArray(a) && !isTuple(a)) throw new JinjaError('TypeError', `can only concatenate list (not "${typeName(b)}") to list`)
-  throw new JinjaError('TypeError', `unsupported operand type(s) for ${op}: '${typeName(a)}' and '${typeName(b)}'`)
+  if (op === '+' && typeof a === 'string') throw new PyError('TypeError', `can only concatenate str (not "${typeName(b)}") to str`)
+  if (op === '+' && Array.isArray(a) && !isTuple(a)) throw new PyError('TypeError', `can only concatenate list (not "${typeName(b)}") to list`)
+  throw new PyError('TypeError', `unsupported operand type(s) for ${op}: '${typeName(a)}' and '${typeName(b)}'`)
 }
 
 function intOf(v: unknown): number | undefined {
@@ -402,13 +398,13 @@ function intArith(op: string, x: number, y: number): number {
     case '*':
       return x * y
     case '/':
-      if (y === 0) throw new JinjaError('ZeroDivisionError', 'division by zero')
+      if (y === 0) throw new PyError('ZeroDivisionError', 'division by zero')
       return x / y
     case '//':
-      if (y === 0) throw new JinjaError('ZeroDivisionError', 'integer division or modulo by zero')
+      if (y === 0) throw new PyError('ZeroDivisionError', 'integer division or modulo by zero')
       return Math.floor(x / y)
     case '%':
-      if (y === 0) throw new JinjaError('ZeroDivisionError', 'integer division or modulo by zero')
+      if (y === 0) throw new PyError('ZeroDivisionError', 'integer division or modulo by zero')
       return ((x % y) + y) % y
     case '**':
       return x ** y
@@ -431,7 +427,7 @@ function markupArith(op: string, a: unknown, b: unknown): unknown {
     const args = Array.isArray(b) && isTuple(b) ? tuple(b.map(esc)) : esc(b)
     return new PyMarkup(percentFormat(a.s, args))
   }
-  throw new JinjaError('TypeError', `unsupported operand type(s) for ${op}: '${typeName(a)}' and '${typeName(b)}'`)
+  throw new PyError('TypeError', `unsupported operand type(s) for ${op}: '${typeName(a)}' and '${typeName(b)}'`)
 }
 
 function seqArith(op: string, a: unknown, b: unknown): unknown {
@@ -458,28 +454,33 @@ function seqArith(op: string, a: unknown, b: unknown): unknown {
   return badOperands(op, a, b)
 }
 
-/** Python's `'%s' % x` for the conversions templates use (%s %r %d %i %f %%). */
-export function percentFormat(fmt: string, arg: unknown): string {
-  const args = Array.isArray(arg) && isTuple(arg) ? arg : [arg]
-  let i = 0
-  const out = fmt.replace(/%([-+ 0#]*)(\d+)?(?:\.(\d+))?([sdirfx%])/g, (_m, flags: string, width: string, prec: string, conv: string) => {
-    if (conv === '%') return '%'
-    if (i >= args.length) throw new JinjaError('TypeError', 'not enough arguments for format string')
-    const v = args[i++]
-    let s: string
-    if (conv === 's') s = str(v)
-    else if (conv === 'r') s = repr(v)
-    else if (conv === 'f') s = Number(v).toFixed(prec === undefined ? 6 : Number(prec))
-    else if (conv === 'x') s = Math.trunc(Number(v)).toString(16)
-    else {
-      if (!numLike(v)) throw new JinjaError('TypeError', `%${conv} format: a real number is required, not ${typeName(v)}`)
-      s = String(Math.trunc(Number(v)))
-    }
-    const w = width ? Number(width) : 0
-    checkString(w)
-    if (s.length < w) s = flags.includes('-') ? s.padEnd(w) : s.padStart(w, flags.includes('0') && conv !== 's' ? '0' : ' ')
-    return s
-  })
-  if (i < args.length && !(args.length === 1 && args[0] instanceof Map)) throw new JinjaError('TypeError', 'not all arguments converted during string formatting')
-  return out
+/** format()'s view of a template value: Markup is the str it subclasses, PyFloat a float. */
+function operand(v: unknown): Operand {
+  if (typeof v === 'string') return { kind: 'str', s: v }
+  if (v instanceof PyMarkup) return { kind: 'str', s: v.s }
+  if (typeof v === 'boolean') return { kind: 'int', n: v ? 1n : 0n }
+  if (typeof v === 'number') return Number.isInteger(v) ? { kind: 'int', n: BigInt(v) } : { kind: 'float', x: v }
+  if (v instanceof PyFloat) return { kind: 'float', x: v.v }
+  return { kind: 'other' }
 }
+
+/**
+ * Template values as shared/python's formatting sees them. `%` looks `%(name)s` up as Python's dict does (a missing
+ * key is a KeyError); str.format goes through the sandbox's getattr/getitem instead (methods.ts).
+ */
+export const formatModel: FormatModel = {
+  str,
+  repr,
+  typeName,
+  operand,
+  getItem: (v, key) => jsonGetItem(plain(v), key, typeName),
+  getAttr(v, name) {
+    throw new PyError('AttributeError', `'${typeName(v)}' object has no attribute '${name}'`)
+  },
+  tupleItems: (v) => (isTuple(v) ? (v as unknown[]) : undefined),
+  isMapping: (v) => v instanceof Map || Array.isArray(v),
+  checkLength: checkString
+}
+
+/** Python's `fmt % arg`. */
+export const percentFormat = (fmt: string, arg: unknown): string => pyPercentFormat(formatModel, fmt, arg)

@@ -26,7 +26,7 @@ describe('AISBench loaders over files and folders', () => {
     put(w.data, 'tv/val_annotations.json', JSON.stringify({ annotations: [] }))
     await expect(
       LOADERS.TEXTVQADataset({ path: path.join(w.data, 'tv/val.jsonl'), image_type: 'image_path' }, ioFor(w))
-    ).rejects.toMatchObject({ type: 'ValueError' })
+    ).rejects.toMatchObject({ pyClass: 'ValueError' })
   })
 
   it('VocalSoundDataset takes the answer from the last "_" piece of the full path', async () => {

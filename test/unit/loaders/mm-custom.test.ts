@@ -50,10 +50,10 @@ describe('MMCustomDataset', () => {
     put(w.data, 'bad.jsonl', '{"type": "text", "path": [], "question": "Q"}\n')
     await expect(
       LOADERS.MMCustomDataset({ path: path.join(w.data, 'bad.jsonl'), mm_type: 'path' }, ioFor(w))
-    ).rejects.toMatchObject({ type: 'AISBenchConfigError', code: 'UTILS-CFG-008' })
+    ).rejects.toMatchObject({ pyClass: 'AISBenchConfigError', code: 'UTILS-CFG-008' })
     put(w.data, 'blank.jsonl', '{"type": "image", "path": [], "question": "Q"}\n\n')
     await expect(
       LOADERS.MMCustomDataset({ path: path.join(w.data, 'blank.jsonl'), mm_type: 'path' }, ioFor(w))
-    ).rejects.toMatchObject({ type: 'JSONDecodeError' })
+    ).rejects.toMatchObject({ pyClass: 'JSONDecodeError' })
   })
 })

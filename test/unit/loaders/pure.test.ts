@@ -35,7 +35,7 @@ describe('Dataset.from_list', () => {
 
   it('refuses a column mixing strings and NaN with ArrowInvalid', () => {
     expect(() => fromList([{ a: 'x' }, { a: new PyFloat(Number.NaN) }])).toThrow(
-      expect.objectContaining({ type: 'ArrowInvalid' })
+      expect.objectContaining({ pyClass: 'ArrowInvalid' })
     )
   })
 })

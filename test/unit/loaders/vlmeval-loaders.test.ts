@@ -64,7 +64,7 @@ describe('AISBench loaders over VLMEvalKit TSVs', () => {
       ])
     )
     await expect(LOADERS.MMStarDataset({ path: path.join(w.data, 'MMStar.tsv') }, ioFor(w))).rejects.toMatchObject({
-      type: 'KeyError',
+      pyClass: 'KeyError',
       message: "'1'"
     })
   })
@@ -122,7 +122,7 @@ describe('AISBench loaders over VLMEvalKit TSVs', () => {
       ])
     )
     await expect(LOADERS.MMMUProVisionDataset({ path: path.join(w.data, 'v.tsv') }, ioFor(w))).rejects.toMatchObject({
-      type: 'TypeError'
+      pyClass: 'TypeError'
     })
   })
 })
