@@ -47,7 +47,9 @@ describe("AISBench VL wrappers' format_vision_input", () => {
   })
 
   it('a text prompt fails as Python does when it iterates the characters', () => {
-    expect(() => aisVisionInput([{ role: 'HUMAN', prompt: 'plain text' }], 'VLLMOfflineVLModel')).toThrow("TypeError: string indices must be integers, not 'str'")
+    expect(() => aisVisionInput([{ role: 'HUMAN', prompt: 'plain text' }], 'VLLMOfflineVLModel')).toThrow(
+      expect.objectContaining({ pyMessage: "TypeError: string indices must be integers, not 'str'" })
+    )
   })
 
   it('more than one message logs upstream\'s warning and rewrites only the first', () => {
