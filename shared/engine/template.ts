@@ -84,7 +84,7 @@ export function buildTemplate(cfg: Record<string, any>, name: string, family: Fa
     // opencompass.datasets.OlympiadBench registers both (OpenCompass only): no arguments, a fixed parent template.
     if (family === 'aisbench') throw new PyRaise('KeyError', `'${cfg.type} is not in the icl_prompt_template registry'`, stage, at)
     const bad = olympiadArgsError(cls, cfg)
-    if (bad) throw new PyRaise(bad.pyType, bad.pyMessage, stage, at)
+    if (bad) throw new PyRaise(bad.pyClass, bad.message, stage, at)
     const base = olympiadBaseTemplate(cls)
     const built =
       cls === 'OlympiadBenchTemplate' ? buildTemplate({ type: 'PromptTemplate', template: base }, name, family) : buildRaw({ type: 'RawPromptTemplate', messages: base }, name, family)
