@@ -69,7 +69,7 @@ export async function loadGEdit(kwargs: Record<string, unknown>, io: LoaderIO): 
     if (!(imageColumn in example)) throw keyError(imageColumn)
     const image = example[imageColumn]
     if (!(image instanceof PilImage))
-      throw new PyError('AISBenchDataContentError', '[UTILS-UNK-001]Input must be a PIL Image object', 'UTILS-UNK-001')
+      throw new PyError('AISBenchDataContentError', '[UTILS-UNK-001]Input must be a PIL Image object', { code: 'UTILS-UNK-001' })
     const pic = await io.decodePicture(image.bytes ?? (await io.readBytes(image.path ?? '')))
     if (pic.mode === 'CMYK') throw new PyError('OSError', 'cannot write mode CMYK as PNG')
     const b64 = io.base64(pillowPng(pic, io.deflate))
