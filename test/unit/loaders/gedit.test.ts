@@ -90,7 +90,7 @@ describe('GEditDataset', () => {
   it('without split_count selects range(1212): smaller data fails with IndexError', async () => {
     const w = workDir()
     const err = await LOADERS.GEditDataset({ path: saveToDisk(w.data) }, ioFor(w)).catch((e) => e)
-    expect(`${err.type}: ${err.message}`).toBe('IndexError: Invalid key: 1211 is out of bounds for size 5')
+    expect(err.pyMessage).toBe('IndexError: Invalid key: 1211 is out of bounds for size 5')
   })
 
   it('a DatasetDict folder fails as load_from_disk(...).select does', async () => {
@@ -98,7 +98,7 @@ describe('GEditDataset', () => {
     saveToDisk(w.data, 'dd/test')
     put(w.data, 'dd/dataset_dict.json', JSON.stringify({ splits: ['test'] }))
     const err = await LOADERS.GEditDataset({ path: path.join(w.data, 'dd'), split_count: 2 }, ioFor(w)).catch((e) => e)
-    expect(err.type).toBe('AttributeError')
+    expect(err.pyClass).toBe('AttributeError')
   })
 
   it('a folder that is not a save_to_disk folder fails with FileNotFoundError', async () => {
@@ -107,7 +107,7 @@ describe('GEditDataset', () => {
     const err = await LOADERS.GEditDataset({ path: path.join(w.data, 'plain'), split_count: 2 }, ioFor(w)).catch(
       (e) => e
     )
-    expect(err.type).toBe('FileNotFoundError')
+    expect(err.pyClass).toBe('FileNotFoundError')
   })
 
   it('writes nothing beside the data', async () => {
