@@ -5,7 +5,7 @@
 import { isMap, isScalar, isSeq, parseDocument, type Node as YamlNode } from 'yaml'
 import type { EvalLimits } from './python-budget'
 import { evaluatePythonConfig, type ConfigInput, type ConfigResolver, type ConfigTextReader, type Diagnostic } from './python-config'
-import { PyDict, PyList, PyTuple, fromJson, toJson, type Json, type PyValue } from './python-values'
+import { PyDict, PyList, PyTuple, fromJson, pyRepr, toJson, type Json, type PyValue } from './python-values'
 
 export type { ConfigInput, ConfigResolver, ConfigTextReader, Diagnostic } from './python-config'
 export type { Json } from './python-values'
@@ -82,6 +82,7 @@ export function importConfig(text: string, options: ImportOptions): ImportedConf
   for (const [k, v] of values) variables[k] = toJson(v)
   const datasets = findDatasets(values)
   if (datasets.some((d) => d.variable !== 'datasets')) diagnostics.push(...duplicateDatasetWarnings(datasets, values, file))
+  if (!datasets.some((d) => d.variable === 'datasets')) diagnostics.push(...notAListErrors(values, file))
   return { datasets, models: findModels(values), variables, diagnostics, inputs }
 }
 
@@ -192,6 +193,30 @@ function collectAll(values: Map<string, PyValue>, names: (n: string) => boolean)
     if (!names(name) || !(v instanceof PyList || v instanceof PyTuple)) continue
     v.items.forEach((x, index) => {
       if (x instanceof PyDict) out.push({ variable: name, index, value: x })
+    })
+  }
+  return out
+}
+
+/**
+ * A `*_datasets` variable that is a dict or a str (chatobj_custom_gen.py's `chatobj_custom_datasets = dict(…)`, the
+ * template run.py's consturct_chatml_datasets merges into each `chatml_datasets` entry): `--datasets` does
+ * `datasets += cfg[k]`, which adds the dict's keys (or the str's characters) as datasets, and the run fails on the
+ * first one when dataset_abbr_from_cfg reads `cfg['path']` of a str.
+ */
+function notAListErrors(values: Map<string, PyValue>, file: string): Diagnostic[] {
+  const out: Diagnostic[] = []
+  for (const [name, v] of values) {
+    if (!name.endsWith('_datasets') || name.startsWith('__')) continue
+    const items = v instanceof PyDict ? v.keys() : typeof v === 'string' ? [...v] : null
+    if (!items || items.length === 0) continue
+    const what = v instanceof PyDict ? `a dict, so its keys (${items.map((k) => pyRepr(k)).join(', ')}) are` : `a str, so its characters are`
+    out.push({
+      file,
+      line: 1,
+      column: 1,
+      severity: 'error',
+      message: `${name} is ${what} what upstream's \`--datasets\` adds as datasets (\`datasets += cfg[k]\`); ${typeof items[0] === 'string' ? `OpenCompass then fails with TypeError: string indices must be integers, not 'str' (dataset_abbr_from_cfg reads ${pyRepr(items[0])}['path'])` : `OpenCompass then fails on ${pyRepr(items[0])}, which is not a dataset dict`}${name === 'chatobj_custom_datasets' ? ". This file is the template OpenCompass's run.py merges into each entry of a run config's `chatml_datasets`" : ''}`
     })
   }
   return out

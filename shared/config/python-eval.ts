@@ -80,6 +80,8 @@ export interface EvalSession {
 
 const READ_BASE = new PyRef('read_base', 'mmengine.config')
 const ENVIRON = new PyModule('os.environ')
+/** Builtins whose result keeps the order of the iterable they are given. */
+const ORDER_TAKING = new Set(['list', 'tuple', 'enumerate', 'zip', 'iter', 'next', 'reversed'])
 
 /** Control flow of function bodies and loops, thrown through the statement executor. */
 class ReturnSignal {
@@ -213,6 +215,20 @@ class Interpreter {
     return fallback
   }
 
+  /**
+   * A set of str iterates in hash order, and CPython randomises str hashes per process (PYTHONHASHSEED): anything
+   * built in that order (calm.py's `list(set(…))` dataset list) changes from run to run upstream. PromptLoom keeps
+   * first-insertion order and says so, once per place.
+   */
+  private strSetOrder(v: PyValue, at: { line: number; column: number }): PyValue {
+    if (v instanceof PySet && v.items.filter((x) => typeof x === 'string').length > 1) {
+      const message =
+        'iterating a set of str: CPython orders it by str hashes, which are randomised per process (PYTHONHASHSEED), so upstream builds what follows in a different order on every run; PromptLoom keeps first-insertion order'
+      if (!this.result.diagnostics.some((d) => d.file === this.file && d.line === at.line && d.message === message)) this.diag(message, at.line, at.column, 'warning')
+    }
+    return v
+  }
+
   private diag(message: string, line: number, column: number, severity: Diagnostic['severity'] = 'error'): void {
     this.result.diagnostics.push({ file: this.file, line, column, message, severity })
   }
@@ -286,7 +302,7 @@ class Interpreter {
         return
       }
       case 'for': {
-        const items = iterate(this.eval(s.iter))
+        const items = iterate(this.strSetOrder(this.eval(s.iter), s.iter))
         for (const item of items) {
           this.assign(s.target, item)
           if (this.loopBody(s.body, inReadBase) === 'break') return
@@ -691,7 +707,7 @@ class Interpreter {
           return
         }
         const [g, ...rest] = gens
-        for (const item of iterate(this.eval(g.iter))) {
+        for (const item of iterate(this.strSetOrder(this.eval(g.iter), g.iter))) {
           this.assign(g.target, item)
           if (g.ifs.every((c) => truthy(this.eval(c)))) loop(rest)
         }
@@ -788,6 +804,7 @@ class Interpreter {
         }
       }
     }
+    if (f instanceof PyBuiltin && ORDER_TAKING.has(f.name)) for (const a of args) this.strSetOrder(a, e)
     if (f instanceof PyBuiltin) return f.call(args, kwargs, { line: e.line, column: e.column })
     if (f === READ_BASE) return null
     if (f instanceof PyRef) {

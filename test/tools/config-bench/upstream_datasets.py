@@ -186,6 +186,7 @@ def to_json(v):
 
 def main():
     root, configs_dir, out = sys.argv[1], sys.argv[2], sys.argv[3]
+    configs_dir = os.path.join(root, configs_dir)  # "under" TREE_ROOT (an absolute path stays as it is)
     for k in list(os.environ):
         if k not in ('PATH', 'HOME', 'PYTHONPATH', 'LANG', 'LC_ALL'):
             del os.environ[k]
@@ -206,6 +207,14 @@ def main():
                     if k.endswith('_datasets') and not k.startswith('__'):
                         datasets += list(v)
                 rec['datasets'] = [to_json(d) for d in datasets]
+                # A `*_datasets` dict adds its keys (str) to the list: the run fails on the first one, in
+                # dataset_abbr_from_cfg (`cfg['path']` of a str).
+                bad = [d for d in datasets if not isinstance(d, dict)]
+                if bad:
+                    try:
+                        bad[0]['path']
+                    except Exception as e:  # noqa: the error upstream's run would raise
+                        rec['error'] = f'{type(e).__name__}: {e}'
             except BaseException as e:  # noqa: configs may raise anything, even SystemExit
                 rec['error'] = f'{type(e).__name__}: {e}'
             fo.write(json.dumps(rec, ensure_ascii=False) + '\n')

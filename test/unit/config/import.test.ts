@@ -73,3 +73,28 @@ describe('importConfig', () => {
     expect(configFormatOf(file)).toBe(format)
   })
 })
+
+// opencompass/configs/datasets/chatobj_custom/chatobj_custom_gen.py: `chatobj_custom_datasets = dict(type=…)`.
+describe('a *_datasets variable that is not a list', () => {
+  it('says that upstream adds the dict\'s keys as datasets and fails on them', () => {
+    const r = importConfig("chatobj_custom_datasets = dict(\n    type='ChatMLDataset',\n)", { file: 'c.py', format: 'python' })
+    expect(r.diagnostics).toEqual([
+      expect.objectContaining({ severity: 'error', message: expect.stringContaining("its keys ('type') are what upstream's `--datasets` adds as datasets (`datasets += cfg[k]`); OpenCompass then fails with TypeError: string indices must be integers, not 'str'") })
+    ])
+  })
+})
+
+// opencompass/configs/datasets/calm/calm.py: `calm_all_sets = list(set(key[:-3] for key in task_hiearchy_dict.keys()))`.
+describe('a dataset list built from a set of str', () => {
+  const src = "names = {'CORR-B_EN': 1, 'EAE-B_EN': 2}\nall_sets = list(set(k[:-3] for k in names.keys()))\nx_datasets = [dict(abbr=n, infer_cfg=dict()) for n in all_sets]"
+
+  it('keeps first-insertion order', () => {
+    expect(importConfig(src, { file: 'c.py', format: 'python' }).datasets.map((d) => d.abbr)).toEqual(['CORR-B', 'EAE-B'])
+  })
+
+  it('warns that upstream\'s order changes from run to run', () => {
+    expect(importConfig(src, { file: 'c.py', format: 'python' }).diagnostics).toEqual([
+      expect.objectContaining({ severity: 'warning', line: 2, message: expect.stringContaining('randomised per process (PYTHONHASHSEED)') })
+    ])
+  })
+})
