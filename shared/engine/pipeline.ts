@@ -7,7 +7,7 @@ import { buildMeta, type MetaInfo } from './meta-template'
 import { parseApi, parseLm, parsedText, type Parsed } from './parser'
 import type { FormatArgs } from './format-plan'
 import { perItem, promptJson, strItem } from './prompt-list'
-import { pyKeyEq, pyRepr, pyTruthy } from '../python/json'
+import { pyKeyEq, pyRepr, pyStr, pyTruthy } from '../python/json'
 import { olympiadEntry } from './olympiad'
 import { pySetOrder } from './py-set-order'
 import { retrieveIndices } from './retrievers'
@@ -61,8 +61,8 @@ export interface Prepared {
   mask?: { key: string; value: string; src: Source }
   /** Whether the rendering template is a RawPromptTemplate (its output is a plain list). */
   plainList?: boolean
-  /** CLPInferencer: what it scores after the prompt (every row carries it). */
-  clpNote?: EngineWarning
+  /** CLP / SWCELoss inferencers: what they do after the prompt that needs the model (every row carries it). */
+  rowNote?: EngineWarning
 }
 
 const SEP_PATH = 'retriever.ice_separator'
@@ -133,8 +133,8 @@ export function preparePipeline(input: PipelineInput): Prepared | EngineError {
     const iceSeparator = rcfg.type === 'ZeroRetriever' && family === 'opencompass' ? '' : (rcfg.ice_separator ?? defSep)
     const iceEos = rcfg.ice_eos_token ?? defEos
     const inf = cfg.inferencer ?? { type: 'GenInferencer' }
-    // CLPInferencer calls generate_prompt_for_generate_task without gen_field_replace_token: the output column is ''.
-    const inferencer = { type: String(inf.type), genToken: inf.type === 'CLPInferencer' ? '' : (inf.gen_field_replace_token ?? ''), inferMode: inf.infer_mode }
+    // CLP and SWCELoss call generate_prompt_for_generate_task without gen_field_replace_token: the output column is ''.
+    const inferencer = { type: String(inf.type), genToken: inf.type === 'CLPInferencer' || inf.type === 'SWCELossInferencer' ? '' : (inf.gen_field_replace_token ?? ''), inferMode: inf.infer_mode }
     const retrieverCfg: Record<string, any> = { ...rcfg }
     if (family === 'aisbench') {
       // AISBench passes the templates to the retriever constructor (tasks/openicl_infer.py).
@@ -171,6 +171,7 @@ export function preparePipeline(input: PipelineInput): Prepared | EngineError {
     }
     if (input.mode === 'ppl') p.labels = getLabels(p, inf.labels)
     if (inferencer.type === 'CLPInferencer') clpChoices(p)
+    if (inferencer.type === 'SWCELossInferencer') swcePrepare(p, inf)
     return p
   } catch (e) {
     return fail(e, 'dataset')
@@ -202,11 +203,46 @@ function clpChoices(p: Prepared): void {
   if (p.test.length === 0) throw new PyRaise('IndexError', 'list index out of range', 'inferencer')
   const first = p.test[0]
   if (!Object.prototype.hasOwnProperty.call(first, 'choices')) throw new PyRaise('KeyError', "'choices'", 'inferencer', { row: 0, field: 'choices' })
-  p.clpNote = {
+  p.rowNote = {
     code: 'clp-choices',
     message: `CLPInferencer sends this prompt and compares the next-token probabilities of the first token of each choice ${pyRepr(first.choices)} (the first test row's \`choices\`, used for every row); the scores need the model.`,
     at: { field: 'choices' }
   }
+}
+
+/**
+ * SWCELossInferencer (icl_sw_ce_loss_inferencer.py): reads `self.model.tokenizer.vocab_size` first (an API model's
+ * tokenizer is None), builds each row's prompt with generate_prompt_for_generate_task (no examples, output column
+ * blanked), tokenizes it as it is — no meta template, no chat template — and asserts the reader has no output
+ * column. Then every row's tokens are concatenated and the loss is taken over sliding windows: the windows need
+ * the model's tokenizer, so each row says so.
+ */
+function swcePrepare(p: Prepared, inf: Record<string, any>): void {
+  const refused = swceRefusal(p.parser)
+  if (refused) throw refused
+  if (p.outputColumn !== null) throw new PyRaise('AssertionError', 'SWCELossInferencer supports `output_column=None` only.', 'inferencer', { path: 'reader_cfg.output_column' })
+  // generate_prompt_for_generate_task(idx, ice='', ice_template=None, prompt_template=…): never any example.
+  p.iceTemplate = null
+  p.iceSeparator = ''
+  p.iceEos = ''
+  const block = inf.block_size ?? 1900
+  const stride = inf.stride ?? 512
+  p.rowNote = {
+    code: 'swce-sliding-window',
+    message: `SWCELossInferencer tokenizes this text as it is (no meta or chat template), joins the tokens of every row of the split and computes the cross-entropy loss over windows of ${pyStr(block)} tokens moved ${pyStr(stride)} tokens at a time; where the windows fall needs the model's tokenizer.`,
+    at: {}
+  }
+}
+
+/** What SWCELossInferencer raises for a model of this parser: an API model has no tokenizer (OpenAI sets None). */
+export function swceRefusal(parser: ParserKind): PyRaise | null {
+  return parser === 'api' ? new PyRaise('AttributeError', "'NoneType' object has no attribute 'vocab_size'", 'inferencer', { path: 'inferencer.type' }) : null
+}
+
+/** SWCELossInferencer hands the prompt to tokenizer.encode: a PromptList (dialogue template) is not text. */
+export function swcePromptCheck(prompt: Prompt, row: number): PyRaise | null {
+  if (!isPromptList(prompt)) return null
+  return new PyRaise('SWCELossPromptList', 'SWCELossInferencer hands this PromptList (a dialogue template) to tokenizer.encode, which takes text: upstream fails here (the exception depends on the tokenizer)', 'prompt', { row })
 }
 
 /** BaseRetriever.get_labels (an explicit inferencer `labels` wins). */
@@ -516,13 +552,14 @@ export interface SeqLimit {
 export function buildPromptList(p: Prepared, testIndex: number, limit?: SeqLimit, asBuilt?: BuiltRow): BuiltRow {
   if (limit && asBuilt && fitsAsBuilt(p, testIndex, limit, asBuilt)) return asBuilt
   const warnings: EngineWarning[] = [...(p.retrieverNotes.get(testIndex) ?? [])]
-  if (p.clpNote) warnings.push({ ...p.clpNote, at: { ...p.clpNote.at, row: testIndex } })
+  if (p.rowNote) warnings.push({ ...p.rowNote, at: { ...p.rowNote.at, row: testIndex } })
   const maxSeqLen = limit ? limit.maxSeqLen : p.maxSeqLen
   const measure = (prompt: Prompt, mode: Mode): number => (limit ? limit.tokenLen(prompt, mode) : tokenLen(p, prompt, mode, testIndex))
   const items: BuiltItem[] = []
   let stage: Stage = 'prompt'
   try {
-    let idx = p.iceIdx[testIndex] ?? []
+    // SWCELossInferencer retrieves but passes ice='' (swcePrepare): no example is used.
+    let idx = p.inferencer.type === 'SWCELossInferencer' ? [] : (p.iceIdx[testIndex] ?? [])
     if (p.mode === 'ppl') {
       stage = 'ice'
       let ice = generateIce(p, idx, 'ice', warnings)
@@ -661,6 +698,12 @@ export function renderRow(p: Prepared, testIndex: number, opts?: RenderOptions):
       renderTurns(p, testIndex, b.prompt as PromptList, item, warnings, spans)
       if (item.error) row.error = item.error
       continue
+    }
+    const swce = p.inferencer.type === 'SWCELossInferencer' ? swcePromptCheck(b.prompt, testIndex) : null
+    if (swce) {
+      item.error = toEngineError(swce, 'prompt', { row: testIndex })
+      row.error = item.error
+      break
     }
     const parsed = tryParse(p, b.prompt, p.mode, testIndex, plainList, warnings)
     if ('error' in parsed) {

@@ -6,6 +6,8 @@ import type { ModelRender, Problem, PromptBlock, ReferenceAnswer, RenderItem, Se
 import {
   applyMetaTemplate,
   clpRefusal,
+  swcePromptCheck,
+  swceRefusal,
   buildPromptList,
   isMultiTurn,
   turnPrompts,
@@ -23,6 +25,7 @@ import {
   type BuiltRow,
   type Prepared,
   type Prompt,
+  type PromptList,
   chatApiParse,
   chatList,
   chatLmParse,
@@ -433,6 +436,28 @@ export interface RenderedForModels {
 }
 
 /**
+ * Inferencers that decide a model's input themselves. CLPInferencer and SWCELossInferencer refuse API models (an
+ * API parser column; every chat wrapper is a local model); SWCELossInferencer tokenizes the prompt text as it is,
+ * so every other model gets that text, with no meta or chat template. Null: the usual rendering applies.
+ */
+function ownInferencerRender(prompt: Prompt, prepared: Prepared, m: ModelContext, h: HarnessSpec | null, rowIndex: number, spans: boolean): ModelRender | null {
+  const type = prepared.inferencer.type
+  if (type !== 'CLPInferencer' && type !== 'SWCELossInferencer') return null
+  const base = { modelId: m.profile.id, modelName: m.profile.name, contextLength: m.profile.context_length, specialTokens: specialTokenList(m.profile) }
+  const api = !h && m.profile.format === 'opencompass-meta' && m.profile.meta_parser === 'api'
+  const fail = (e: unknown): ModelRender => ({ ...base, kind: 'text', text: '', problems: [engineProblem(toEngineError(e, 'inferencer', { row: rowIndex }), 'error')] })
+  if (type === 'CLPInferencer') {
+    const refused = api ? clpRefusal('api') : null
+    return refused ? fail(refused) : null
+  }
+  const refused = api ? swceRefusal('api') : swcePromptCheck(prompt, rowIndex)
+  if (refused) return fail(refused)
+  const s = prompt as Exclude<Prompt, PromptList>
+  const tokens = tokensOf(m.counter, s.text)
+  return { ...base, kind: 'text', text: s.text, ...(spans ? { segments: toSegments(s) as Segment[] } : {}), tokens, problems: withLength([], tokens.count, m.profile.context_length) }
+}
+
+/**
  * Each model's input for one request. A chat wrapper whose config sets max_seq_len measures the prompt its own way
  * to drop in-context examples, so its PromptList is rebuilt with that measure (`item`: the label's index for PPL).
  */
@@ -440,9 +465,8 @@ function renderModels(prompt: Prompt, prepared: Prepared, rowIndex: number, mode
   const at = own ? { table: prepared.test, tableIndex: own.testIndex, labelPrompts: own.labelPrompts } : undefined
   return models.map((m) => {
     const h = harnessFor(m.profile, prepared.family)
-    // CLPInferencer refuses API models (is_api) before building any prompt; every chat wrapper is a local model.
-    const refused = prepared.inferencer.type === 'CLPInferencer' && !h && m.profile.format === 'opencompass-meta' ? clpRefusal(m.profile.meta_parser ?? 'lm') : null
-    if (refused) return { modelId: m.profile.id, modelName: m.profile.name, contextLength: m.profile.context_length, specialTokens: specialTokenList(m.profile), kind: 'text', text: '', problems: [engineProblem(toEngineError(refused, 'inferencer', { row: rowIndex }), 'error')] }
+    const byInferencer = ownInferencerRender(prompt, prepared, m, h, rowIndex, spans)
+    if (byInferencer) return byInferencer
     const render = (p: Prompt): ModelRender =>
       h ? renderHarness(p, m, h, rowIndex, mode, at) : m.profile.format === 'opencompass-meta' ? renderMeta(p, m, prepared.family, rowIndex, spans, mode) : renderConversation(p, m, prepared.family, rowIndex)
     const limit = !own ? undefined : h ? harnessSeqLimit(m.profile, h, (t) => m.counter.count(t)) : metaSeqLimit(m, prepared.family)

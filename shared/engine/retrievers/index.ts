@@ -9,6 +9,7 @@ import { numpyArgsort } from './numpy-argsort'
 import { x86SimdArgsort } from './x86-simd-argsort'
 import { LegacyRandomState } from './numpy-random'
 import { pyRepr, pyStr } from './py-str'
+import { pyTypeName } from '../../python/json'
 import { nltkWordTokenize } from './word-tokenize'
 
 export type Row = Record<string, unknown>
@@ -56,7 +57,9 @@ const PARAMS: Record<string, Record<Family, string[] | null>> = {
   },
   RandomRetriever: { opencompass: [...COMMON, 'seed'], aisbench: [...AIS_TEMPLATES, ...COMMON, 'seed'] },
   SlidingWindowRetriever: { opencompass: ['k', ...COMMON], aisbench: null },
-  BM25Retriever: { opencompass: [...COMMON], aisbench: null }
+  BM25Retriever: { opencompass: [...COMMON], aisbench: null },
+  // opencompass/datasets/xiezhi.py: configs pass the class itself (it is not in the registry).
+  XiezhiRetriever: { opencompass: [...COMMON], aisbench: null }
 }
 /** Upstream retrievers that rank with embedding models; out of reach without Python and weights. */
 const NEEDS_MODELS = ['TopkRetriever', 'TopKRetriever', 'VotekRetriever', 'DPPRetriever', 'MDLRetriever', 'MMRRetriever']
@@ -225,6 +228,63 @@ function tieNote(scores: ArrayLike<number>, order: number[], k: number): string 
   return `${what}; this follows numpy 2.x on an AVX-512 x86 CPU, and upstream on another CPU (AVX2, ARM) may pick or order them differently.`
 }
 
+/** `iter(v)` for a label list: a list's items, a str's characters; anything else is not iterable. */
+function pyIterate(v: unknown): unknown[] | string {
+  if (Array.isArray(v)) return v
+  if (typeof v === 'string') return [...v]
+  return pyTypeName(v)
+}
+
+/** A dict key for a hashable label (1, 1.0 and True are one key, as in Python), or the unhashable type's name. */
+function labelKey(v: unknown): { key: string } | { unhashable: string } {
+  if (typeof v === 'string') return { key: `s${v}` }
+  if (typeof v === 'number' || typeof v === 'boolean') return { key: `n${Number(v)}` }
+  if (v === null) return { key: 'None' }
+  return { unhashable: pyTypeName(v) }
+}
+
+/**
+ * XiezhiRetriever.retrieve (opencompass/datasets/xiezhi.py): train rows indexed by each of their `labels`; a test
+ * row takes, label by label (most specific first, as the loader sorts them), every train row sharing that label
+ * until it has ice_num, then keeps the first ice_num. A test label no train row has raises KeyError.
+ */
+function xiezhi(cfg: Record<string, any>, ctx: RetrieveContext): RetrieveResult {
+  const iceNum = cfg.ice_num ?? 1
+  const byLabel = new Map<string, number[]>()
+  for (let index = 0; index < ctx.train.length; index++) {
+    const row = ctx.train[index]
+    if (!Object.prototype.hasOwnProperty.call(row, 'labels')) return pyError('KeyError', "'labels'", 'retrieve')
+    const labels = pyIterate(row.labels)
+    if (typeof labels === 'string') return pyError('TypeError', `'${labels}' object is not iterable`, 'retrieve')
+    for (const label of labels) {
+      const k = labelKey(label)
+      if ('unhashable' in k) return pyError('TypeError', `unhashable type: '${k.unhashable}'`, 'retrieve')
+      const list = byLabel.get(k.key)
+      if (list) list.push(index)
+      else byLabel.set(k.key, [index])
+    }
+  }
+  const indices: number[][] = []
+  for (const row of ctx.test) {
+    if (!Object.prototype.hasOwnProperty.call(row, 'labels')) return pyError('KeyError', "'labels'", 'retrieve')
+    const labels = pyIterate(row.labels)
+    if (typeof labels === 'string') return pyError('TypeError', `'${labels}' object is not iterable`, 'retrieve')
+    const ids: number[] = []
+    for (const label of labels) {
+      if (typeof iceNum !== 'number') return pyError('TypeError', `'<' not supported between instances of 'int' and '${pyTypeName(iceNum)}'`, 'retrieve')
+      if (!(ids.length < iceNum)) break
+      const k = labelKey(label)
+      if ('unhashable' in k) return pyError('TypeError', `unhashable type: '${k.unhashable}'`, 'retrieve')
+      const found = byLabel.get(k.key)
+      if (!found) return pyError('KeyError', pyRepr(label), 'retrieve')
+      ids.push(...found)
+    }
+    if (!isInt(iceNum)) return pyError('TypeError', 'slice indices must be integers or None or have an __index__ method', 'retrieve')
+    indices.push(pySliceTo(ids, iceNum))
+  }
+  return { ok: true, indices }
+}
+
 /** Train indices of the in-context examples for every test row, as upstream's `retriever.retrieve()` returns them. */
 export function retrieveIndices(cfg: Record<string, any>, ctx: RetrieveContext): RetrieveResult {
   const type = String(cfg.type)
@@ -241,6 +301,8 @@ export function retrieveIndices(cfg: Record<string, any>, ctx: RetrieveContext):
       return slidingWindow(cfg, ctx)
     case 'BM25Retriever':
       return bm25(cfg, ctx)
+    case 'XiezhiRetriever':
+      return xiezhi(cfg, ctx)
     default:
       return fail('KeyError', `KeyError: '${type} is not in the icl_retriever registry'`, 'retriever')
   }

@@ -12,6 +12,13 @@ harness's registry, imported from the checkout's own files:
   tokenizer's encode (choice ids) returns [1], and `_get_cond_prob` records the parsed prompts it is given
   (the model input) and returns equal scores. The prompt lists are recorded from the real
   generate_prompt_for_generate_task.
+- SWCELossInferencer (opencompass/openicl/icl_inferencer/icl_sw_ce_loss_inferencer.py), run by
+  `run_swce_case`: the real inference() on the harness's LM model given a recording tokenizer (vocab_size 32000;
+  encode records the text it is given) and a `model.model` whose `.device` stops the run once every row is
+  encoded and the output-column assert has passed (what follows is the model's loss); an API model gets
+  OpenAI's `tokenizer = None`.
+- XiezhiRetriever (opencompass/datasets/xiezhi.py; the configs pass the class itself), entered like
+  OlympiadBench.py below, run by the harness's own run_pipeline_case.
 - OlympiadBenchTemplate, OlympiadBenchRawTemplate (opencompass/datasets/OlympiadBench.py). The module is
   entered without `opencompass.datasets.__init__` (which imports every dataset); its module-level imports that
   only the evaluator and loader use (sympy, opencompass.openicl.icl_evaluator, opencompass.datasets.base,
@@ -45,6 +52,9 @@ def load(tree, shared):
     dpkg.base = sys.modules['opencompass.datasets.base']
     sys.modules['opencompass.utils'].get_data_path = None
     ob = importlib.import_module('opencompass.datasets.OlympiadBench')
+    xz = importlib.import_module('opencompass.datasets.xiezhi')
+    m.retrievers['XiezhiRetriever'] = xz.XiezhiRetriever
+    m.swce = importlib.import_module('opencompass.openicl.icl_inferencer.icl_sw_ce_loss_inferencer')
     clp = importlib.import_module('opencompass.openicl.icl_inferencer.icl_clp_inferencer')
     m.CLPInferencer = clp.CLPInferencer
     m.templates['OlympiadBenchTemplate'] = ob.OlympiadBenchTemplate
@@ -127,6 +137,87 @@ def run_clp_case(m, oc_run, inp, models):
         return error_record(e, st.stage)
 
 
+class _Stop(Exception):
+    pass
+
+
+class _Device:
+    @property
+    def device(self):
+        raise _Stop()
+
+
+def run_swce_case(m, oc_run, inp, models):
+    """OpenICLInferTask._inference with SWCELossInferencer, up to the model's first forward pass."""
+    from common import Stage, build_from_cfg, decode_cfg_value, error_record, new_state, to_jsonable
+    import copy
+    import tempfile
+    HarnessLM, HarnessAPI = models
+    st = new_state()
+    infer_cfg = inp['infer_cfg']
+    tmp = tempfile.mkdtemp(prefix='ocgold_')
+    texts = []
+    try:
+        with Stage(st, 'dataset'):
+            dataset = oc_run.build_dataset(m, inp['reader_cfg'], inp.get('train', []), inp['test'])
+        with Stage(st, 'model'):
+            cls = HarnessLM if inp['parser'] == 'lm' else HarnessAPI
+            model = cls(copy.deepcopy(inp.get('meta_template')), inp.get('max_seq_len'))
+            if inp['parser'] == 'lm':
+                model.tokenizer = type('Tok', (), {'vocab_size': 32000, 'encode': lambda self, t: texts.append(t) or [1, 2]})()
+                model.model = _Device()
+            else:
+                model.tokenizer = None  # opencompass.models.OpenAI.__init__
+        with Stage(st, 'template'):
+            ice_template = prompt_template = None
+            if 'ice_template' in infer_cfg:
+                ice_template = build_from_cfg(infer_cfg['ice_template'], m.templates)
+            if 'prompt_template' in infer_cfg:
+                prompt_template = build_from_cfg(infer_cfg['prompt_template'], m.templates)
+        with Stage(st, 'retriever'):
+            retriever = build_from_cfg(infer_cfg['retriever'], m.retrievers, dataset=dataset)
+        with Stage(st, 'inferencer'):
+            inf_cfg = decode_cfg_value(copy.deepcopy(infer_cfg['inferencer']))
+            inf_cfg.pop('type')
+            inferencer = m.swce.SWCELossInferencer(model=model, max_seq_len=inp.get('max_seq_len'), output_json_filepath=tmp, **inf_cfg)
+        m.swce.HFDataset = type('HF', (), {'from_list': staticmethod(lambda rows: rows)})
+        try:
+            with Stage(st, 'inferencer'):
+                inferencer.inference(retriever, ice_template=ice_template, prompt_template=prompt_template)
+        except _Stop:
+            pass
+        return {'ice_idx': [list(map(int, x)) for x in retriever.retrieve()],
+                'items': [{'index': i, 'prompt_list': to_jsonable(t), 'model_input': to_jsonable(t)} for i, t in enumerate(texts)]}
+    except Exception as e:  # noqa
+        return error_record(e, st.stage)
+
+
+LLMC_READER = {'input_columns': ['content'], 'output_column': None}
+LLMC_INFER = {'prompt_template': {'type': 'PromptTemplate', 'template': '{content}'}, 'retriever': {'type': 'ZeroRetriever'},
+              'inferencer': {'type': 'SWCELossInferencer', 'block_size': 1900, 'stride': 512}}
+LLMC_ROWS = [{'content': 'def f(x):\n    return {x}\n'}, {'content': '  $\\int_0^1 x\\,dx$ and 数学  '}]
+
+
+def swce_cases():
+    # configs/datasets/llm_compression/llm_compression.py
+    out = []
+    for mname, parser, meta in [('lm', 'lm', LM), ('api', 'api', API)]:
+        out.append({'id': f'oc-extra-SWCELossInferencer-{mname}', 'category': 'swce-loss-inferencer',
+                    'input': {'kind': 'pipeline', 'reader_cfg': LLMC_READER, 'infer_cfg': LLMC_INFER, 'train': LLMC_ROWS,
+                              'test': LLMC_ROWS, 'mode': 'gen', 'parser': parser, 'meta_template': meta}})
+    out.append({'id': 'oc-extra-SWCELossInferencer-output-column', 'category': 'swce-loss-inferencer',
+                'input': {'kind': 'pipeline', 'reader_cfg': {'input_columns': ['content'], 'output_column': 'content'},
+                          'infer_cfg': LLMC_INFER, 'train': LLMC_ROWS, 'test': LLMC_ROWS, 'mode': 'gen', 'parser': 'lm',
+                          'meta_template': LM}})
+    fixk = dict(LLMC_INFER, prompt_template={'type': 'PromptTemplate', 'template': '</E>{content}', 'ice_token': '</E>'},
+                ice_template={'type': 'PromptTemplate', 'template': 'ex: {content}'},
+                retriever={'type': 'FixKRetriever', 'fix_id_list': [1]})
+    out.append({'id': 'oc-extra-SWCELossInferencer-examples-dropped', 'category': 'swce-loss-inferencer',
+                'input': {'kind': 'pipeline', 'reader_cfg': LLMC_READER, 'infer_cfg': fixk, 'train': LLMC_ROWS,
+                          'test': LLMC_ROWS, 'mode': 'gen', 'parser': 'lm', 'meta_template': LM}})
+    return out
+
+
 CIVIL_READER = {'input_columns': ['text'], 'output_column': 'label', 'train_split': 'test', 'test_split': 'test'}
 CIVIL_INFER = {'prompt_template': {'type': 'PromptTemplate', 'template': {'round': [{'role': 'HUMAN', 'prompt': (
     'Text: {text}\nQuestion: Does the above text contain rude, hateful, aggressive, disrespectful or unreasonable '
@@ -150,6 +241,46 @@ def clp_cases():
     out.append({'id': 'oc-extra-CLPInferencer-single-token-false', 'category': 'clp-inferencer',
                 'input': {'kind': 'pipeline', 'reader_cfg': reader, 'infer_cfg': multi, 'train': CIVIL_ROWS,
                           'test': CIVIL_ROWS, 'mode': 'gen', 'parser': 'lm', 'meta_template': LM}})
+    return out
+
+
+def xiezhi_row(q, labels, answer):
+    return {'question': q, 'A': 'a', 'B': 'b', 'C': 'c', 'D': 'd', 'labels': labels, 'answer': answer}
+
+
+XZ_TRAIN = [xiezhi_row('t0', ['Physics', 'Science'], 'A'), xiezhi_row('t1', ['Chemistry', 'Science'], 'B'),
+            xiezhi_row('t2', ['Organic chemistry', 'Chemistry', 'Science'], 'C'), xiezhi_row('t3', ['Law'], 'D'),
+            xiezhi_row('t4', ['Science'], 'A')]
+XZ_TEST = [xiezhi_row('q0', ['Organic chemistry', 'Chemistry', 'Science'], 'B'), xiezhi_row('q1', ['Law', 'Science'], 'C'),
+           xiezhi_row('q2', ['Physics'], 'D')]
+XZ_READER = {'input_columns': ['question', 'A', 'B', 'C', 'D', 'labels'], 'output_column': 'answer'}
+
+
+def xiezhi_cases():
+    # configs/datasets/xiezhi/xiezhi_gen_b86cf5.py and xiezhi_ppl_ea6bd7.py (the English split's hints).
+    gen = {'ice_template': {'type': 'PromptTemplate', 'template': {'begin': '</E>', 'round': [
+        {'role': 'HUMAN', 'prompt': 'Question: {question}\nA. {A}\nB. {B}\nC. {C}\nD. {D}\nAnswer: '},
+        {'role': 'BOT', 'prompt': '{answer}'}]}, 'ice_token': '</E>'},
+        'retriever': {'type': 'XiezhiRetriever', 'ice_num': 3}, 'inferencer': {'type': 'GenInferencer'}}
+    ppl = {'ice_template': {'type': 'PromptTemplate', 'template': {
+        k: {'begin': '</E>', 'round': [
+            {'role': 'HUMAN', 'prompt': 'Question: {question}\nA. {A}\nB. {B}\nC. {C}\nD. {D}\nAnswer: '},
+            {'role': 'BOT', 'prompt': k}]} for k in 'ABCD'}, 'ice_token': '</E>'},
+        'retriever': {'type': 'XiezhiRetriever', 'ice_num': 3}, 'inferencer': {'type': 'PPLInferencer'}}
+    out = []
+    for name, infer, mode in [('gen', gen, 'gen'), ('ppl', ppl, 'ppl')]:
+        for mname, parser, meta in [('lm', 'lm', LM), ('api', 'api', API)]:
+            out.append({'id': f'oc-extra-XiezhiRetriever-{name}-{mname}', 'category': 'xiezhi-retriever',
+                        'input': {'kind': 'pipeline', 'reader_cfg': XZ_READER, 'infer_cfg': infer, 'train': XZ_TRAIN,
+                                  'test': XZ_TEST, 'mode': mode, 'parser': parser, 'meta_template': meta}})
+    one = dict(gen, retriever={'type': 'XiezhiRetriever'})
+    out.append({'id': 'oc-extra-XiezhiRetriever-default-ice-num', 'category': 'xiezhi-retriever',
+                'input': {'kind': 'pipeline', 'reader_cfg': XZ_READER, 'infer_cfg': one, 'train': XZ_TRAIN,
+                          'test': XZ_TEST, 'mode': 'gen', 'parser': 'lm', 'meta_template': LM}})
+    unknown = XZ_TEST + [xiezhi_row('q3', ['Astronomy'], 'A')]
+    out.append({'id': 'oc-extra-XiezhiRetriever-unknown-label', 'category': 'xiezhi-retriever',
+                'input': {'kind': 'pipeline', 'reader_cfg': XZ_READER, 'infer_cfg': gen, 'train': XZ_TRAIN,
+                          'test': unknown, 'mode': 'gen', 'parser': 'lm', 'meta_template': LM}})
     return out
 
 
@@ -182,8 +313,8 @@ def main():
     m, oc_run = load(tree, shared)
     models = oc_run.make_models(m)
     recs = []
-    for c in cases() + clp_cases():
-        run = run_clp_case if c['input']['infer_cfg']['inferencer']['type'] == 'CLPInferencer' else None
+    for c in cases() + clp_cases() + xiezhi_cases() + swce_cases():
+        run = {'CLPInferencer': run_clp_case, 'SWCELossInferencer': run_swce_case}.get(c['input']['infer_cfg']['inferencer']['type'])
         exp = run(m, oc_run, c['input'], models) if run else oc_run.run_pipeline_case(m, c['input'], models)
         recs.append({'id': c['id'], 'family': 'opencompass', 'upstream': 'open-compass/opencompass@a5acc4bba3b658f151617a3b393602110fb7a740',
                      'category': c['category'], 'input': c['input'], 'expected': exp})

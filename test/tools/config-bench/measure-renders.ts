@@ -52,8 +52,9 @@ const MODELS: { parser: 'lm' | 'api'; meta_template: Json; name: string }[] = [
     meta_template: { round: [{ role: 'HUMAN', api_role: 'HUMAN' }, { role: 'BOT', api_role: 'BOT', generate: true }] }
   }
 ]
-const HARNESS_INFERENCERS = new Set(['GenInferencer', 'PPLInferencer'])
-const HARNESS_RETRIEVERS = new Set(['ZeroRetriever', 'FixKRetriever', 'RandomRetriever', 'SlidingWindowRetriever'])
+// OpenCompass runs through oc_run_extra.py: the shared harness plus the classes extra_goldens.py loads.
+const HARNESS_INFERENCERS = new Set(['GenInferencer', 'PPLInferencer', ...(family === 'opencompass' ? ['CLPInferencer'] : [])])
+const HARNESS_RETRIEVERS = new Set(['ZeroRetriever', 'FixKRetriever', 'RandomRetriever', 'SlidingWindowRetriever', ...(family === 'opencompass' ? ['XiezhiRetriever'] : [])])
 
 function labelsOf(infer: Json): Json[] | null {
   for (const k of ['prompt_template', 'ice_template']) {
@@ -74,6 +75,12 @@ function rows(reader: Json, infer: Json, n: number): Json[] {
     const r: Record<string, Json> = {}
     for (const c of cols) r[c] = `${c} value ${i}`
     if (out) r[out] = labels ? labels[i % labels.length] : `${out} ${i}`
+    // Columns the class reads with a shape of its own (not synthesizable as "col value i").
+    if (infer?.inferencer?.type === 'CLPInferencer') r.choices = ['no', 'yes']
+    if (infer?.retriever?.type === 'XiezhiRetriever') r.labels = [`label ${i % 2}`, 'common']
+    if (String(infer?.prompt_template?.type ?? '').startsWith('OlympiadBench')) {
+      Object.assign(r, { language: i % 2 ? 'Chinese' : 'English', subject: 'Math', question_type: 'Open-ended', answer_type: 'Numerical', is_multiple_answer: i % 2 === 1, unit: '' })
+    }
     return r
   })
 }
@@ -125,13 +132,13 @@ async function main(): Promise<void> {
   const upIn = join(work, `${family}-up-cases.json`)
   writeFileSync(upIn, JSON.stringify(upCases))
   writeFileSync(join(work, 'bench_cases.py'), `import json\nCASES = json.load(open(${JSON.stringify(upIn)}))\n`)
-  const harness = join(shared, 'upstream/opencompass/harness', family === 'aisbench' ? 'ais_run.py' : 'oc_run.py')
+  const harness = family === 'aisbench' ? join(shared, 'upstream/opencompass/harness/ais_run.py') : join(__dirname, 'oc_run_extra.py')
   const checkout = resolve(process.env[family === 'aisbench' ? 'AIS_CHECKOUT' : 'OC_CHECKOUT'] ?? tree)
   const upOut = join(work, `${family}-up-expected.jsonl`)
   const t0 = Date.now()
   const py = spawnSync('python3', [harness, checkout, upOut, '--cases', 'bench_cases', '--commit', 'config-bench'], {
     cwd: work,
-    env: { ...process.env, PYTHONPATH: work },
+    env: { ...process.env, PYTHONPATH: work, SHARED: shared },
     encoding: 'utf8',
     maxBuffer: 1 << 30
   })

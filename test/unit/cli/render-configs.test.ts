@@ -223,3 +223,56 @@ describe('render on a reader_cfg written with a trailing comma', () => {
     expect([line.problems[0].message, r.code]).toEqual(['TypeError: opencompass.datasets.base.BaseDataset._init_reader() argument after ** must be a mapping, not tuple', 1])
   })
 })
+
+// configs/datasets/llm_compression/llm_compression.py, one subset.
+const LLM_COMPRESSION = `from opencompass.openicl.icl_prompt_template import PromptTemplate
+from opencompass.openicl.icl_retriever import ZeroRetriever
+from opencompass.openicl.icl_inferencer import SWCELossInferencer
+from opencompass.openicl.icl_evaluator import BPCEvaluator
+from opencompass.datasets import LLMCompressionDataset
+
+llm_compression_datasets = []
+for _name in ['python']:
+    llm_cmp_infer_cfg = dict(
+        prompt_template=dict(
+            type=PromptTemplate,
+            template='{content}',
+        ),
+        retriever=dict(type=ZeroRetriever),
+        inferencer=dict(type=SWCELossInferencer, block_size=1900, stride=512),
+    )
+    llm_compression_datasets.append(
+        dict(
+            abbr=f'llm_compression-{_name}',
+            type=LLMCompressionDataset,
+            path='./data/llm-compression',
+            name=_name,
+            samples=None,
+            reader_cfg=dict(
+                input_columns=['content'],
+                output_column=None,
+            ),
+            infer_cfg=llm_cmp_infer_cfg,
+        ))
+
+del _name
+`
+
+describe('render on SWCELossInferencer', () => {
+  const swceRender = async (model: string) => {
+    writeFileSync(join(dir, 'llmc.py'), LLM_COMPRESSION)
+    writeFileSync(join(dir, 'llmc.jsonl'), JSON.stringify({ content: 'def f(x):\n    return x\n' }) + '\n')
+    const r = await run(['render', '--config', join(dir, 'llmc.py'), '--dataset', join(dir, 'llmc.jsonl'), '--model', model])
+    return { code: r.code, line: JSON.parse(r.out.trim().split('\n')[0]) }
+  }
+
+  it('gives a chat-template model the row text as it is, without its chat template', async () => {
+    const { line } = await swceRender('qwen2.5-instruct')
+    expect(line.prompt).toBe('def f(x):\n    return x\n')
+  })
+
+  it('fails for an API model as upstream does (its tokenizer is None), and exits 1', async () => {
+    const { code, line } = await swceRender('opencompass-api')
+    expect([line.problems.find((p: { severity: string }) => p.severity === 'error')?.message, code]).toEqual(["inferencer: AttributeError: 'NoneType' object has no attribute 'vocab_size'", 1])
+  })
+})
