@@ -1,9 +1,9 @@
-// The one adapter between renderForModel and the real prompt-format implementations (shared/formats/*, the
-// OpenCompass/AISBench engine): it calls each with its own signature and normalizes results to FormatRenderers.
+// The one adapter between renderForModel and the chat prompt-format implementations (shared/formats/*): it calls
+// each with its own signature and normalizes results to FormatRenderers. (A meta template goes through
+// meta-template.ts, the function the app's dataset rows use too.)
 import { renderChatTemplate } from '../formats/hf'
 import { renderFastchat, type ChatMessage as FastchatMessage } from '../formats/fastchat'
 import { renderLazyllm, type ModelConfigs, type PrompterCall, type PrompterInit } from '../formats/lazyllm'
-import { applyMetaTemplate, toItem, toModelInput } from '../engine'
 import type { FormatRenderers, OutputMessage, TextOrMessagesResult } from './renderers'
 import { errorText, warningText } from './renderers'
 import { contentText } from './conversation-inputs'
@@ -51,18 +51,6 @@ export const defaultRenderers: FormatRenderers = {
     return lazyllmResult(r.result, warnings)
   },
 
-  openCompass(list, meta, opts) {
-    const prompt = list.map((item, i) => toItem(item, `messages.${i}`))
-    const applied = applyMetaTemplate(prompt, meta, opts)
-    const warnings = applied.warnings.map(warningText)
-    if (applied.error || !applied.parsed) return { ok: false, error: applied.error ? applied.error.message : 'meta template gave no result', warnings }
-    const input = toModelInput(applied.parsed)
-    if (input.kind === 'text') return { ok: true, text: input.text, warnings }
-    if (input.kind === 'parts') return { ok: true, messages: [{ role: 'user', content: input.parts }], warnings }
-    // The API parser's roles (HUMAN/BOT/SYSTEM or the meta's api_role) are kept as the model class receives them.
-    const messages: OutputMessage[] = input.items.map((it) => ('raw' in it ? { role: 'raw', content: it.raw } : { role: String(it.role), content: it.prompt }))
-    return { ok: true, messages, warnings }
-  }
 }
 
 // generate_prompt gives a string, or with an API format a payload {messages, tools?, system?}.

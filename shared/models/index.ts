@@ -2,6 +2,8 @@
 export { parseProfile, selectChatTemplate, modelProfileSchema, PROFILE_FORMATS } from './profile'
 export type { ModelProfile, ModelProfileInput, MetaTemplate, SpecialTokens, ProfileError, ParseProfileResult, ProfileFormat } from './profile'
 export { renderForModel, estimateTokens } from './render-for-model'
+export { renderMetaTemplate } from './meta-template'
+export type { MetaRender } from './meta-template'
 export type { RenderForModel, RenderForModelOptions, RenderForModelResult, RenderInput } from './render-for-model'
 export type { Signal, SignalCode, SignalSeverity, TokenCount, ProfileFacts } from './signals'
 export { computeSignals, probeProfile } from './signals'

@@ -7,7 +7,9 @@ import type { ModelProfile } from './profile'
 import { selectChatTemplate } from './profile'
 import type { ChatMessage, OutputMessage } from './renderers'
 import { defaultRenderers as renderers } from './default-renderers'
-import { errorText } from './renderers'
+import { errorText, warningText } from './renderers'
+import { renderMetaTemplate } from './meta-template'
+import { toItem } from '../engine'
 import { lazyllmCallFromMessages, promptListFromMessages, contentText } from './conversation-inputs'
 import { processorMessages } from './multimodal'
 import { computeSignals, probeProfile, type ProfileFacts, type RawRender, type Signal, type TokenCount } from './signals'
@@ -90,13 +92,18 @@ function rawRender(
         return 'text' in r ? { ok: true, kind: 'text', text: r.text, warnings: r.warnings } : { ok: true, kind: 'messages', messages: r.messages, warnings: r.warnings }
       }
       case 'opencompass-meta': {
-        const parser = profile.meta_parser ?? 'lm'
         // OpenCompass renders generation in gen mode (cut at the generating role) and scoring in ppl mode.
         const mode = o.addGenerationPrompt ? 'gen' : 'ppl'
         const list = promptListFromMessages(input.messages, { addGenerationPrompt: o.addGenerationPrompt })
-        const r = renderers.openCompass(list, profile.meta_template ?? null, { parser, mode, family: profile.meta_family ?? 'opencompass' })
-        if (!r.ok) return { ok: false, error: r.error, warnings: r.warnings ?? [] }
-        return 'text' in r ? { ok: true, kind: 'text', text: r.text, warnings: r.warnings } : { ok: true, kind: 'messages', messages: r.messages, warnings: r.warnings }
+        const prompt = list.map((item, i) => toItem(item, `messages.${i}`))
+        const { applied, input: mi } = renderMetaTemplate(prompt, profile, { mode, family: 'opencompass' })
+        const warnings = applied.warnings.map(warningText)
+        if (!mi) return { ok: false, error: applied.error ? applied.error.message : 'meta template gave no result', warnings }
+        if (mi.kind === 'text') return { ok: true, kind: 'text', text: mi.text, warnings }
+        if (mi.kind === 'parts') return { ok: true, kind: 'messages', messages: [{ role: 'user', content: mi.parts }], warnings }
+        // The API parser's roles (HUMAN/BOT/SYSTEM or the meta's api_role) are kept as the model class receives them.
+        const messages: OutputMessage[] = mi.items.map((it) => ('raw' in it ? { role: 'raw', content: it.raw } : { role: String(it.role), content: it.prompt }))
+        return { ok: true, kind: 'messages', messages, warnings }
       }
       case 'openai-messages': {
         // An API that takes messages receives them as they are; the server applies its own template.

@@ -49,11 +49,6 @@ export interface FormatRenderers {
     call: Record<string, unknown>,
     opts: { model_configs?: Record<string, unknown>; model_group?: string; env?: { disable_system_prompt?: boolean } }
   ): TextOrMessagesResult
-  openCompass(
-    promptList: PromptListItem[],
-    meta: unknown,
-    opts: { parser: 'lm' | 'api'; mode: 'gen' | 'ppl'; family: 'opencompass' | 'aisbench' }
-  ): TextOrMessagesResult
 }
 
 /** Turns whatever an implementation returned as a warning into one readable line. */

@@ -16,7 +16,6 @@ import {
   parsedJson,
   pyRepr,
   stripAnsi,
-  toModelInput,
   toPlainJson,
   toSegments,
   type EngineError,
@@ -36,6 +35,7 @@ import {
   type ChatMessageJson,
   type Row
 } from '../../../shared/engine'
+import { renderMetaTemplate } from '../../../shared/models/meta-template'
 import { harnessFor, harnessSeqLimit, renderForModel, wrapChatHistory, wrapChatPrompt, type HarnessSpec, type ModelProfile, type WrapResult } from '../../../shared/models'
 import type { ChatMessage } from '../../../shared/models/renderers'
 import { chatTemplateMediaSignals, countPhrase, mediaPartsOf, partModality, partRef, profileModalities, type MediaPartRef } from '../../../shared/models/multimodal'
@@ -98,13 +98,14 @@ function tokensOf(counter: TokenCounter, text: string) {
 }
 
 /**
- * OpenCompass meta-template profile: the engine applies the meta template to the PromptList itself, in the
- * inferencer's mode (a PPL label prompt is parsed with mode='ppl': no generation prompt after the last turn).
+ * OpenCompass meta-template profile: the meta template applied to the PromptList itself (renderMetaTemplate, the
+ * function renderForModel uses for a conversation too), in the inferencer's mode (a PPL label prompt is parsed with
+ * mode='ppl': no generation prompt after the last turn).
  */
 function renderMeta(prompt: Prompt, m: ModelContext, family: Prepared['family'], row: number, spans: boolean, mode: Mode = 'gen'): ModelRender {
   const p = m.profile
   const parser = p.meta_parser ?? 'lm'
-  const applied = applyMetaTemplate(prompt, p.meta_template ?? null, { parser, mode, family: p.meta_family ?? family, row })
+  const { applied, input } = renderMetaTemplate(prompt, p, { mode, family, row, spans })
   const problems = applied.warnings.map((w) => engineProblem(w, 'warning'))
   if (!Array.isArray(prompt) && p.meta_template && parser === 'lm') {
     // Upstream's LMTemplateParser returns a plain-string prompt untouched: no role markers, no BOS.
@@ -115,10 +116,9 @@ function renderMeta(prompt: Prompt, m: ModelContext, family: Prepared['family'],
     })
   }
   const base = { modelId: p.id, modelName: p.name, contextLength: p.context_length, specialTokens: specialTokenList(p) }
-  if (applied.error || !applied.parsed) {
+  if (applied.error || !applied.parsed || !input) {
     return { ...base, kind: 'text', text: '', problems: [...problems, engineProblem(applied.error!, 'error')] }
   }
-  const input = toModelInput(applied.parsed, spans)
   if (input.kind === 'text') {
     const tokens = tokensOf(m.counter, input.text)
     const mm = parser === 'lm' ? lmDroppedMedia(prompt, p.name, p.meta_family ?? family) : null
