@@ -7,8 +7,8 @@
 // several. Also: 3 models in one job against 1 model (a row is read, parsed and built once; each model adds only
 // its own formatting).
 //   npx tsx test/bench/render.bench.ts [rows] [reps]
-// Wall-clock figures are medians of `reps` runs (default 5) interleaved with the other cases; the machine may be
-// shared, so CPU time (user + sys of the process and its threads) is printed beside them.
+// Wall-clock figures are medians of `reps` runs (default 5), ours interleaved with the other cases, upstream's after
+// them; the machine may be shared, so CPU time (user + sys of the process and its threads) is printed beside them.
 import { execFileSync, spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { availableParallelism, tmpdir } from 'node:os'
@@ -92,14 +92,16 @@ async function main(): Promise<void> {
       ;(runs['dialogue, 1 thread'] ??= []).push(await timed(node, [cli, ...cases.dialogue, '--out', out('one')], { ...process.env, PROMPTLOOM_RENDER_THREADS: '1' }))
     }
 
-    // Upstream: the same job with the real OpenCompass modules, once per case (each takes tens of seconds).
+    // Upstream: the same job with the real OpenCompass modules, read the same way as ours: the median of REPS runs
+    // (each takes tens of seconds; `reps` 1 for a quick look). Its temporary folders go inside this run's.
     const oc = upstreamTree('opencompass')
     const upstream: Record<string, { s: number; label: string }> = {}
     for (const c of ['dialogue', 'api', 'string']) {
       if (oc) {
         const up = join(dir, `up-${c}.jsonl`)
-        const r = await timed('python3', [join(JOB, 'upstream_render_job.py'), c, join(dir, 'data'), up], { ...process.env, OC_CHECKOUT: oc })
-        upstream[c] = { s: r.wall, label: `measured in this run (CPU ${f2(r.cpu)} s)` }
+        const ups: Run[] = []
+        for (let r = 0; r < REPS; r++) ups.push(await timed('python3', [join(JOB, 'upstream_render_job.py'), c, join(dir, 'data'), up], { ...process.env, OC_CHECKOUT: oc, TMPDIR: dir }))
+        upstream[c] = { s: median(ups.map((x) => x.wall)), label: `measured in this run, median of ${REPS} (runs ${ups.map((x) => f2(x.wall)).join(' ')}; CPU ${f2(median(ups.map((x) => x.cpu)))} s)` }
         // Same prompts: upstream writes {"index", "prompt"}; promptloom's lines carry the prompt among other fields.
         const ours = readFileSync(out(c), 'utf8').trimEnd().split('\n')
         const theirs = readFileSync(up, 'utf8').trimEnd().split('\n')
