@@ -3,7 +3,8 @@
 // kept as text, as spreadsheet programs do.
 
 export function parseCsvRecord(text: string, delimiter: string): string[] {
-  const d = delimiter.charCodeAt(0)
+  // The delimiter is one character (the first, if more are given).
+  const dc = delimiter.charAt(0)
   const fields: string[] = []
   let i = 0
   const n = text.length
@@ -37,13 +38,7 @@ export function parseCsvRecord(text: string, delimiter: string): string[] {
       if (next < 0) break
       i = next + 1
     } else {
-      let next = -1
-      for (let k = i; k < n; k++) {
-        if (text.charCodeAt(k) === d) {
-          next = k
-          break
-        }
-      }
+      const next = dc ? text.indexOf(dc, i) : -1
       fields.push(text.slice(i, next < 0 ? n : next))
       if (next < 0) break
       i = next + 1

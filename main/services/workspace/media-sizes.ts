@@ -1,7 +1,9 @@
 // The real size of each picture a row references, for the media token rules (shared/models/media-tokens.ts): files
-// are read where they resolve under the opened roots (sharp reads the header only), inline data is decoded. A
+// are read where they resolve under the opened roots (sharp reads the header only); inline PNG and JPEG sizes come
+// from their first bytes (media/image-size.ts), other inline data is decoded for sharp. A
 // model part names its picture as the row writes it, or with upstream's `file://` prefix (mm_custom_gen.py).
 import { dirname, isAbsolute, resolve } from 'node:path'
+import { imageSizeFromHeader } from '../media/image-size'
 import { sharp } from '../media/sharp'
 import { resolveUnderRoots } from '../media/roots'
 import type { MediaRef } from '../../../shared/api/types'
@@ -27,8 +29,22 @@ async function sizeOfFile(file: string): Promise<Size | null> {
   return out
 }
 
+/** Base64 characters decoded to read a header: 6 KB of picture, then 192 KB when a JPEG's header runs longer. */
+const HEADER_CHARS = [8192, 262144]
+
 async function sizeOfInline(value: string): Promise<Size | null> {
-  const b64 = value.startsWith('data:') ? value.slice(value.indexOf(',') + 1) : value
+  const from = value.startsWith('data:') ? value.indexOf(',') + 1 : 0
+  // PNG and JPEG sizes come from the header: a few KB decoded, not the whole cell through libvips.
+  for (const chars of HEADER_CHARS) {
+    const whole = value.length - from <= chars
+    const head = imageSizeFromHeader(Buffer.from(value.slice(from, from + chars), 'base64'))
+    if (head !== 'more') {
+      if (head) return head
+      break
+    }
+    if (whole) break
+  }
+  const b64 = from ? value.slice(from) : value
   try {
     const m = await sharp(Buffer.from(b64, 'base64')).metadata()
     return m.width && m.height ? { width: m.width, height: m.height } : null
