@@ -60,6 +60,12 @@ const recipe = z
         z.object({ id: z.string().min(1).max(64), name: z.string().max(120), template: z.string().max(100_000), enabled: z.boolean(), wraps: z.array(z.string().max(64)).max(32).optional() }).strict()
       )
       .max(64),
+    fields: z
+      .record(
+        z.string().min(1).max(300),
+        z.object({ kind: z.enum(['text', 'image', 'audio', 'video']).optional(), required: z.boolean().optional(), enum: z.array(z.string().max(1000)).max(500).optional() }).strict()
+      )
+      .optional(),
     selector: z.discriminatedUnion('kind', [
       z.object({ kind: z.literal('none') }).strict(),
       z.object({ kind: z.literal('fixed'), ids: z.array(z.number().int().min(0).max(1e9)).min(1).max(64) }).strict(),

@@ -5,6 +5,7 @@
 // into an ordinary OpenCompass reader_cfg + infer_cfg (AISBench's MMPromptTemplate for the multimodal shape), so what
 // the matrix shows is what the harness will run.
 import { CONTENT_SPEC_KEY, type ContentSpec, type MediaColumn } from './mm-content'
+import type { FieldEdit } from './schema'
 
 export type Shape = 'string' | 'dialogue' | 'multimodal'
 export type Selector = { kind: 'none' } | { kind: 'fixed'; ids: number[] } | { kind: 'random'; k: number; seed: number } | { kind: 'bm25'; k: number }
@@ -36,6 +37,8 @@ export interface Recipe {
   roles: ColumnRoles
   sections: Section[]
   selector: Selector
+  /** The person's edits of the derived field schema (kind, required, allowed values), by field name. */
+  fields?: Record<string, FieldEdit>
 }
 
 /** The place of the in-context examples among the sections. */

@@ -96,6 +96,28 @@ function looksLikeMedia(v: unknown, kind: Exclude<FieldKind, 'text'>): boolean {
   return MEDIA_EXT[kind].test(v.split(/[?#]/)[0])
 }
 
+/** The person's changes to a derived field (the builder's schema editor): its kind, whether it is required, allowed values. */
+export interface FieldEdit {
+  kind?: FieldKind
+  required?: boolean
+  /** Allowed values; an empty list means any. */
+  enum?: string[]
+}
+
+/** The derived schema with the person's edits applied (edits of fields the template no longer reads are ignored). */
+export function applyFieldEdits(schema: FieldSchema[], edits: Record<string, FieldEdit> | undefined): FieldSchema[] {
+  if (!edits) return schema
+  return schema.map((f) => {
+    const e = edits[f.name]
+    if (!e) return f
+    const out: FieldSchema = { ...f, kind: e.kind ?? f.kind, required: e.required ?? f.required }
+    const allowed = e.enum ?? f.enum
+    if (allowed && allowed.length) out.enum = allowed
+    else delete out.enum
+    return out
+  })
+}
+
 /** Placeholders that no column of the dataset fills: errors at their place. */
 export function unfilledPlaceholders(schema: FieldSchema[], columns: string[]): SchemaIssue[] {
   const have = new Set(columns)

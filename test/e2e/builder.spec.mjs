@@ -112,6 +112,17 @@ export async function runBuilderSpecs(t) {
       return 'snippet kept and inserted'
     })
 
+    await t.check('builder: allowed values set on a field flag the rows outside them', async () => {
+      const field = page.locator('[data-testid=pb-field][data-field=answer]')
+      await field.getByTestId('pb-field-enum').fill('B, C')
+      await field.getByTestId('pb-field-enum').press('Enter')
+      await field.getByTestId('pb-field-enum').blur()
+      await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=pb-row-issue]')].some((e) => (e.textContent ?? '').includes('not one of B, C')))
+      const text = await page.getByTestId('pb-row-issue').allTextContents()
+      assert(text.some((x) => x.includes('3 row(s)') && x.includes('"answer" is "A", not one of B, C')), text.join(' | '))
+      return text.join(' | ')
+    })
+
     await t.check('builder: no page errors', async () => assert(errors.length === 0, errors.join(' | ')))
   } finally {
     await browser.close()

@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs'
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path'
 import type { BuilderCheck, BuilderSaved } from '../../../shared/api/types'
-import { CONTENT_SPEC_KEY, buildVariant, checkRow, composeContent, deriveSchema, mediaRefs, toConfigText, toJsonSchema, unfilledPlaceholders, type ComposedContent, type ContentSpec, type Recipe } from '../../../shared/builder'
+import { CONTENT_SPEC_KEY, applyFieldEdits, buildVariant, checkRow, composeContent, deriveSchema, mediaRefs, toConfigText, toJsonSchema, unfilledPlaceholders, type ComposedContent, type ContentSpec, type Recipe } from '../../../shared/builder'
 import { toPlainJson } from '../../../shared/engine'
 import type { DatasetHandle } from '../datasets'
 import { openAtomic, writeFileAtomic } from '../fs/atomic-write'
@@ -16,7 +16,7 @@ const EXAMPLES_PER_ISSUE = 5
 
 export async function checkRecipe(dataset: DatasetHandle, split: string, columns: string[], recipe: Recipe): Promise<BuilderCheck> {
   const built = buildVariant(recipe)
-  const schema = deriveSchema(built.infer_cfg, built.reader_cfg.output_column)
+  const schema = applyFieldEdits(deriveSchema(built.infer_cfg, built.reader_cfg.output_column), recipe.fields)
   const total = dataset.splits.find((s) => s.name === split)?.rowCount ?? 0
   const n = Math.min(total, MAX_ROWS_CHECKED)
   const byKey = new Map<string, BuilderCheck['rowIssues'][number]>()
@@ -125,7 +125,7 @@ export async function saveRecipe(datasetPath: string, configFile: string | undef
   if (spec && data) await writeComposed(data, spec, source)
   await writeFileAtomic(config, toConfigText(built, refTo(dirname(config), data ?? datasetPath)))
   const schemaFile = config.replace(/\.py$/, '.schema.json')
-  const schema = toJsonSchema(deriveSchema(built.infer_cfg, built.reader_cfg.output_column), recipe.abbr)
+  const schema = toJsonSchema(applyFieldEdits(deriveSchema(built.infer_cfg, built.reader_cfg.output_column), recipe.fields), recipe.abbr)
   await writeFileAtomic(schemaFile, JSON.stringify(schema, null, 2) + '\n')
   return { config, schema: schemaFile, ...(data ? { data } : {}) }
 }

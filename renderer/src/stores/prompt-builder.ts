@@ -5,7 +5,7 @@
 import { defineStore } from 'pinia'
 import { ref, shallowRef, watch } from 'vue'
 import type { BuilderCheck, BuilderSnippet } from '../../../shared/api/types'
-import { ANSWER_CUE_SECTION, EXAMPLES_SECTION, defaultRecipe, guessRoles, type MediaKind, type Recipe, type Section } from '../../../shared/builder'
+import { ANSWER_CUE_SECTION, EXAMPLES_SECTION, defaultRecipe, guessRoles, type FieldEdit, type MediaKind, type Recipe, type Section } from '../../../shared/builder'
 import { api } from '../lib/api'
 import { tabKey, useTemplateEditor } from './template-editor'
 import { useWorkspace } from './workspace'
@@ -95,6 +95,13 @@ export const usePromptBuilder = defineStore('promptBuilder', () => {
     const kind = mediaKinds()[column] ?? guessRoles([column]).media?.[0]?.kind ?? 'image'
     const media = cur.some((m) => m.column === column) ? cur.filter((m) => m.column !== column) : [...cur, { column, kind }]
     rebuild({ ...recipe.value.roles, media })
+  }
+
+  /** The person's edit of one field of the derived schema (kind, required, allowed values). */
+  function editField(name: string, patch: FieldEdit) {
+    if (!recipe.value) return
+    const fields = recipe.value.fields ?? {}
+    update({ fields: { ...fields, [name]: { ...fields[name], ...patch } } })
   }
 
   /** The multimodal shape places fixed examples only (they are written into each row's content). */
@@ -239,6 +246,7 @@ export const usePromptBuilder = defineStore('promptBuilder', () => {
     toggleChoice,
     toggleMedia,
     setShape,
+    editField,
     update,
     updateSection,
     moveSection,

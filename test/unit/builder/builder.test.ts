@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { main } from '../../../main/cli/index'
 import { Workspace } from '../../../main/services/workspace/workspace'
-import { buildVariant, checkRow, defaultRecipe, deriveSchema, guessRoles, toJsonSchema, unfilledPlaceholders, type Recipe } from '../../../shared/builder'
+import { applyFieldEdits, buildVariant, checkRow, defaultRecipe, deriveSchema, guessRoles, toJsonSchema, unfilledPlaceholders, type Recipe } from '../../../shared/builder'
 import { host } from '../store/helpers'
 
 function mcqDataset(): string {
@@ -119,6 +119,35 @@ describe('field schema', () => {
       required: ['question', 'image'],
       properties: { image: { contentMediaType: 'image/*' } }
     })
+  })
+})
+
+describe('field schema edits', () => {
+  it('apply the kind, required and allowed values the person set, and an emptied list allows any value', () => {
+    const schema = deriveSchema({ prompt_template: { type: 'PromptTemplate', template: '{question} {pic} {label}' } })
+    const edited = applyFieldEdits(schema, { pic: { kind: 'image' }, question: { required: false }, label: { enum: ['A', 'B'] } })
+    expect(edited.map((f) => [f.name, f.kind, f.required, f.enum ?? null])).toEqual([
+      ['question', 'text', false, null],
+      ['pic', 'image', true, null],
+      ['label', 'text', true, ['A', 'B']]
+    ])
+    expect(applyFieldEdits(edited, { label: { enum: [] } }).find((f) => f.name === 'label')!.enum).toBeUndefined()
+  })
+
+  it('check the rows and write the JSON Schema with them', async () => {
+    const dir = mcqDataset()
+    const ws = new Workspace(host, { curation: 'memory' })
+    try {
+      await ws.session.open(dir)
+      const r: Recipe = { ...recipe('dialogue'), fields: { A: { enum: ['20', '22'] } } }
+      const check = await ws.templates.checkRecipe(r)
+      // Test rows 10, 11, 12 have A = 20, 22, 24: only the last is outside the allowed values.
+      expect(check.rowIssues.map((i) => [i.code, i.field, i.count, i.rows])).toEqual([['not-allowed', 'A', 1, [2]]])
+      const saved = await ws.templates.saveRecipe(r)
+      expect(JSON.parse(readFileSync(saved.schema, 'utf8')).properties.A.enum).toEqual(['20', '22'])
+    } finally {
+      ws.close()
+    }
   })
 })
 
