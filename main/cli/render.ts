@@ -13,7 +13,7 @@ import { resolveProjectSpec, type ProjectSpec } from '../services/workspace/proj
 import { parseArgs, UsageError } from './args'
 import type { CliIo } from './io'
 
-const FORMATS = ['string', 'messages', 'prompt-list'] as const
+const FORMATS = ['string', 'messages', 'prompt-list', 'multimodal'] as const
 
 const RENDER_HELP = `promptloom render --config C [--dataset D] --model M [--model M2 …] [options]
 
@@ -36,7 +36,11 @@ Renders every row through the config's template and each model's format: one JSO
                     vlmevalkit: use_custom_prompt, system_prompt, custom_dataset; VALUE is JSON when it parses as
                     JSON, else text)
   --variant ABBR    the config's dataset abbr to render (default: the first)
-  --format string|messages|prompt-list
+  --format string|messages|prompt-list|multimodal
+                    messages: what the model's format received before any chat template (an OpenAI-compatible
+                    server's input); prompt-list: the dataset-side PromptList; multimodal: the messages with each
+                    media part a placeholder in the text (<image_1>, <audio_1>…) and a "media" map from placeholder
+                    to part, for pipelines that attach media themselves
   --only all|accepted|not-rejected   rows by their saved curation (default all)
   --spans           add where each piece of text came from
   --out F.jsonl     write atomically to F (default: stdout)

@@ -111,7 +111,7 @@ const exportRequest = z.union([
       variantId: id,
       modelIds: z.array(id).min(1).max(32),
       only: scope.default('all'),
-      format: z.enum(['auto', 'string', 'messages', 'prompt-list']).optional(),
+      format: z.enum(['auto', 'string', 'messages', 'prompt-list', 'multimodal']).optional(),
       media: mediaEncoding.optional(),
       destination
     })

@@ -323,7 +323,7 @@ export type ExportRequest =
       variantId: string
       modelIds: string[]
       only: ExportScope
-      format?: 'auto' | 'string' | 'messages' | 'prompt-list'
+      format?: 'auto' | 'string' | 'messages' | 'prompt-list' | 'multimodal'
       media?: MediaEncoding
       destination: 'dialog' | 'download'
     }

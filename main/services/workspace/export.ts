@@ -4,6 +4,7 @@
 import type { CurationStatus, MediaEncoding } from '../../../shared/api/types'
 import { applyMetaTemplate, isEngineError, parsedJson, stripAnsi, promptJson, toPlainJson, type EngineError, type Prepared, type Row } from '../../../shared/engine'
 import type { ModelRender } from '../../../shared/api/types'
+import { toMediaMap } from '../../../shared/models'
 import type { DatasetHandle } from '../datasets'
 import { openAtomic } from '../fs/atomic-write'
 import type { MediaEncoder } from '../export/media-encoder'
@@ -19,8 +20,11 @@ export interface ExportOptions {
   variantId: string
   modelIds: string[]
   only: 'all' | 'accepted' | 'not-rejected'
-  /** auto: what the model receives (string or messages); prompt-list: the dataset-side PromptList as upstream JSON. */
-  format: 'auto' | 'string' | 'messages' | 'prompt-list'
+  /**
+   * auto: what the model receives (string or messages); prompt-list: the dataset-side PromptList as upstream JSON;
+   * multimodal: the messages (as for `messages`) with each media part a placeholder in the text and a `media` map.
+   */
+  format: 'auto' | 'string' | 'messages' | 'prompt-list' | 'multimodal'
   spans?: boolean
   /** How media in the prompts is written (default: as rendered). */
   media?: MediaEncoding
@@ -49,12 +53,14 @@ export interface ExportLine {
   split: string
   variant: string
   model: string
-  format: 'string' | 'messages' | 'prompt-list'
+  format: 'string' | 'messages' | 'prompt-list' | 'multimodal'
   /** PPL: the label this prompt is scored for (as JSON: "A", 0). Absent on generation lines. */
   label?: unknown
   /** Multi-turn: the request's turn, from 1 (upstream's turn_id + 1). Absent on generation lines. */
   turn?: number
   prompt: unknown
+  /** --format multimodal: each placeholder in the prompt's text (<image_1>, <audio_1>…) → its media part. */
+  media?: Record<string, unknown>
   gold?: unknown
   status: CurationStatus
   tokens?: number
@@ -139,22 +145,34 @@ export async function* exportBatches(a: ExportSource): AsyncGenerator<ExportLine
         continue
       }
       // Row × model × request: a model's labels (or turns) stay together.
+      const wantsMessages = a.options.format === 'messages' || a.options.format === 'multimodal'
       for (let j = 0; j < a.models.length; j++) {
         for (const it of reqs) {
           const m = it.models[j]
-          const asMessages = m.kind === 'messages' || a.options.format === 'messages'
+          const asMessages = m.kind === 'messages' || wantsMessages
           // --format messages: the messages before any chat template is applied (what an OpenAI-compatible server
           // gets), never the finished string wrapped as a message. Where upstream fails there is no prompt.
-          const before = a.options.format === 'messages' && m.kind === 'text' ? messagesBeforeTemplate(m, it.prompt, a.variant.family) : null
-          const prompt =
+          const before = wantsMessages && m.kind === 'text' ? messagesBeforeTemplate(m, it.prompt, a.variant.family) : null
+          let prompt: unknown =
             m.kind === 'messages' ? (m.harness?.error ? null : (m.messages ?? []).map((x) => ({ role: x.role, content: x.content }))) : before ? before.messages : m.harness?.error ? null : m.text
-          const problems = sharedProblems(r.problems, m.problems, before?.problem)
+          // --format multimodal (TFRobot's format_2_multimodal): text with stable media placeholders plus the map.
+          let media: Record<string, unknown> | undefined
+          let clash = false
+          if (a.options.format === 'multimodal' && Array.isArray(prompt)) {
+            const mm = toMediaMap(prompt)
+            prompt = mm.messages
+            media = mm.media
+            clash = mm.clash
+          }
+          // (A prompt that could not be read as messages has no media to map: at most one of the two notes.)
+          const problems = sharedProblems(r.problems, m.problems, before?.problem ?? (clash ? PLACEHOLDER_CLASH : undefined))
           batch.push({
             ...base,
             model: m.modelId,
             ...it.tag,
-            format: asMessages ? 'messages' : 'string',
+            format: a.options.format === 'multimodal' ? 'multimodal' : asMessages ? 'messages' : 'string',
             prompt,
+            ...(media ? { media } : {}),
             ...(m.harness ? { harness: m.harness.label } : {}),
             ...(m.tokens ? { tokens: m.tokens.count, tokens_exact: m.tokens.exact } : {}),
             ...(m.tokens?.media !== undefined ? { tokens_media: m.tokens.media, ...(m.tokens.mediaUnknown ? { tokens_media_unknown: m.tokens.mediaUnknown } : {}) } : {}),
@@ -197,6 +215,12 @@ function requests(r: RenderedForModels): { tag: { label?: unknown; turn?: number
 }
 
 const brief = (p: { code: string; message: string; severity: string }) => ({ code: p.code, message: p.message, severity: p.severity })
+
+const PLACEHOLDER_CLASH = {
+  code: 'media-placeholder-in-text',
+  message: 'The text already contains a string shaped like a media placeholder (<image_1>…): a pipeline that attaches media by placeholder would take it for one.',
+  severity: 'warning'
+}
 
 type Brief = ReturnType<typeof brief>
 const NO_PROBLEMS: Brief[] = Object.freeze([]) as unknown as Brief[]
@@ -248,8 +272,9 @@ export async function* serializeLines(lines: LineStream, media: MediaEncoder | n
     async (line) => {
       const slots = new MediaSlots(media)
       const prompt = tokenizePromptMedia(line.prompt, slots)
+      const mediaMap = line.media ? (tokenizePromptMedia(line.media, slots) as Record<string, unknown>) : undefined
       const failed = await slots.settle()
-      const out: ExportLine = { ...line, prompt }
+      const out: ExportLine = { ...line, prompt, ...(mediaMap ? { media: mediaMap } : {}) }
       if (failed.length) out.problems = [...(line.problems ?? []), ...failed.map((message) => ({ code: 'media', message, severity: 'warning' }))]
       return { line: out, parts: slots.splice(JSON.stringify(out) + '\n', true) }
     },

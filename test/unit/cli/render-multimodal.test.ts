@@ -3,7 +3,7 @@
 // (empty turn, signalled), a text-only chat template fails on the part list (said to be text-only beside
 // upstream's error), a vision-language profile under AISBench's VL wrapper writes its image placeholder. A run
 // with a row that could not be rendered exits 1 (#9).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -128,5 +128,23 @@ describe('render: a multimodal AISBench prompt through every model kind', () => 
     expect(Array.isArray(prompt)).toBe(true)
     expect(JSON.stringify(prompt)).not.toContain('USER:')
     expect(prompt.at(-1).role).toBe('user')
+  })
+
+  it('--format multimodal gives the text with a stable placeholder where each picture goes and the map to its part', async () => {
+    const r = await run(['render', '--config', join(dir, 'mm_gen.py'), '--model', join(dir, 'chatml.json'), '--format', 'multimodal'])
+    expect(r.lines[0].format).toBe('multimodal')
+    expect(r.lines[0].prompt).toEqual([{ role: 'user', content: '<image_1>What is shown?' }])
+    expect(r.lines[0].media).toEqual({ '<image_1>': { type: 'image_url', image_url: { url: 'file:///data/cat.png' } } })
+  })
+
+  it('--format multimodal encodes the mapped media as --media asks', async () => {
+    const pic = join(dir, 'pic.png')
+    const sharp = (await import('sharp')).default
+    await sharp({ create: { width: 4, height: 3, channels: 3, background: '#0a0' } }).png().toFile(pic)
+    writeFileSync(join(dir, 'mm.jsonl'), JSON.stringify({ type: 'image', path: [pic], question: 'Colour?', answer: 'green' }) + '\n')
+    const r = await run(['render', '--config', join(dir, 'mm_gen.py'), '--model', join(dir, 'chatml.json'), '--format', 'multimodal', '--media', 'data-url'])
+    const url = r.lines[0].media['<image_1>'].image_url.url as string
+    expect(url.startsWith('data:image/png;base64,')).toBe(true)
+    expect(Buffer.from(url.split(',')[1], 'base64').equals(readFileSync(pic))).toBe(true)
   })
 })
