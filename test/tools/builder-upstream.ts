@@ -1,13 +1,15 @@
 // The prompt builder's configs run through real OpenCompass: each recipe is built (shared/builder), written as the
 // .py config the app saves, rendered by `promptloom render` from that file, and the same reader_cfg/infer_cfg and
 // rows are run by ../shared/upstream's harness on an OpenCompass checkout; the final prompts must be byte-identical.
-// Needs the checkout (upstream commit a5acc4b), so it is a tool, not a CI test:
-//   OC_CHECKOUT=/path/to/opencompass node_modules/.bin/tsx test/tools/builder-upstream.ts
+// The multimodal shape's AISBench config runs through real AISBench the same way (AIS_CHECKOUT). Needs the checkouts
+// (upstream commits a5acc4b, 29c363e), so it is a tool, not a CI test:
+//   OC_CHECKOUT=/path/to/opencompass AIS_CHECKOUT=/path/to/aisbench node_modules/.bin/tsx test/tools/builder-upstream.ts
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { buildVariant, defaultRecipe, guessRoles, type Recipe } from '../../shared/builder'
+import { isDeepStrictEqual } from 'node:util'
+import { CONTENT_SPEC_KEY, buildVariant, composeContent, defaultRecipe, guessRoles, type ContentSpec, type Recipe } from '../../shared/builder'
 import { toConfigText } from '../../shared/builder/python-config'
 
 const repo = resolve(__dirname, '../..')
@@ -41,6 +43,49 @@ const recipes: Recipe[] = [
   recipe('dialogue', { kind: 'fixed', ids: [0, 2, 3] }, 'mcq-dialogue-3shot'),
   recipe('dialogue', { kind: 'random', k: 2, seed: 7 }, 'mcq-dialogue-random')
 ]
+/**
+ * The multimodal shape: each test row's content composed (composeContent, as the app composes it), written as the
+ * data the saved AISBench config reads; `promptloom render` of that config through the API model against AISBench's
+ * own MMPromptTemplate + APITemplateParser + VLLMCustomAPIChat request body on the same rows.
+ */
+function multimodalAgainstAisbench(aisCheckout: string, dir: string): { same: number; total: number } {
+  const pics = ['red', 'green', 'blue', 'cyan', 'pink', 'gold', 'gray'].map((c, i) => join(dir, `pic-${i}-${c}.png`))
+  for (const p of pics) writeFileSync(p, '')
+  const mmRows = rows.map((r, i) => ({ ...r, image: pics[i] }))
+  const r = { ...defaultRecipe('mcq-mm-3shot', guessRoles(Object.keys(mmRows[0])), 'multimodal'), selector: { kind: 'fixed' as const, ids: [0, 2, 3] } }
+  const v = buildVariant(r)
+  const spec = v.infer_cfg[CONTENT_SPEC_KEY] as ContentSpec
+  const composed = mmRows.slice(4).map((row) => ({ ...row, content: composeContent(spec, row, mmRows.slice(0, 4)).content }))
+  const data = join(dir, 'mcq-mm-3shot_gen.content.jsonl')
+  writeFileSync(data, composed.map((x) => JSON.stringify(x)).join('\n') + '\n')
+  const config = join(dir, 'mcq-mm-3shot_gen.py')
+  writeFileSync(config, toConfigText(v, './mcq-mm-3shot_gen.content.jsonl'))
+  const api = JSON.parse(readFileSync(join(repo, 'assets/profiles/opencompass-api.json'), 'utf8')) as { meta_template: unknown }
+  const out = spawnSync(process.execPath, [join(repo, 'out/main/cli.js'), 'render', '--config', config, '--model', 'opencompass-api'], { encoding: 'utf8' })
+  if (out.status !== 0) throw new Error(`render multimodal: ${out.stderr}`)
+  const ours = out.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { index: number; prompt: unknown })
+  const { [CONTENT_SPEC_KEY]: _composition, ...infer_cfg } = v.infer_cfg
+  const cases = [{ id: 'builder-mm', category: 'builder', input: { kind: 'pipeline', reader_cfg: v.reader_cfg, infer_cfg, train: [], test: composed, meta_template: api.meta_template, parser: 'api', mode: 'gen' } }]
+  writeFileSync(join(dir, 'builder_mm_cases.py'), `import json\nCASES = json.loads(${JSON.stringify(JSON.stringify(cases))})\n`)
+  const up = spawnSync('python3', [join(harness, 'ais_run.py'), aisCheckout, join(dir, 'up-mm.jsonl'), '--cases', 'builder_mm_cases'], { encoding: 'utf8', env: { ...process.env, PYTHONPATH: `${dir}:${harness}`, TMPDIR: dir } })
+  if (up.status !== 0) throw new Error(`upstream (AISBench): ${up.stderr}`)
+  let same = 0
+  let total = 0
+  for (const line of readFileSync(join(dir, 'up-mm.jsonl'), 'utf8').split('\n').filter(Boolean)) {
+    const c = JSON.parse(line) as { expected: { items?: { index: number; messages: unknown }[]; error?: string } }
+    if (!c.expected.items) throw new Error(`AISBench failed: ${c.expected.error}`)
+    for (const it of c.expected.items) {
+      total++
+      const mine = ours.find((o) => o.index === it.index)?.prompt
+      // Compared as the conformance checker compares: strings byte for byte, key order free.
+      if (isDeepStrictEqual(mine, it.messages)) same++
+      else console.log(`multimodal row ${it.index}:\n  AISBench ${JSON.stringify(it.messages)}\n  ours     ${JSON.stringify(mine)}`)
+    }
+  }
+  console.log(`multimodal shape: ${same} of ${total} requests identical with AISBench (3 fixed examples with pictures, API model)`)
+  return { same, total }
+}
+
 const models = ['chatml', 'llama3', 'internlm2'].map((m) => join(repo, 'assets/demo/models', `${m}.json`))
 
 const dir = mkdtempSync(join(tmpdir(), 'pl-builder-upstream-'))
@@ -92,7 +137,9 @@ try {
     }
   }
   console.log(`builder configs: ${same} of ${total} prompts byte-identical with OpenCompass (${recipes.length} recipes × ${models.length} meta templates × ${test.length} rows)`)
-  process.exitCode = same === total ? 0 : 1
+  const mm = process.env.AIS_CHECKOUT ? multimodalAgainstAisbench(process.env.AIS_CHECKOUT, dir) : null
+  if (!mm) console.log('multimodal shape: skipped (set AIS_CHECKOUT to an AISBench checkout, commit 29c363e)')
+  process.exitCode = same === total && (!mm || mm.same === mm.total) ? 0 : 1
 } finally {
   rmSync(dir, { recursive: true, force: true })
 }
