@@ -7,9 +7,6 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { assert, launchBrowser, startServe } from './harness.mjs'
 
-// The servers these specs start record recent items; they go to a throwaway folder, never the user's config.
-process.env.PROMPTLOOM_CONFIG_DIR ??= mkdtempSync(join(tmpdir(), 'pl-e2e-config-'))
-
 const waitShown = (page, text) =>
   page.waitForFunction((want) => document.querySelector('[data-testid=shown-count]')?.textContent?.trim() === want, text)
 const exactOf = (page, n = 0) => page.getByTestId('model-column').nth(n).getAttribute('data-exact')
