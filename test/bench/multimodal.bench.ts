@@ -8,11 +8,12 @@ import { createWriteStream, existsSync, rmSync, statSync } from 'node:fs'
 import sharp from 'sharp'
 import { openDataset } from '../../main/services/datasets'
 import path from 'node:path'
+import { tmpdir } from 'node:os'
 import { configureWorkers, shutdownWorkers, warmWorkers } from '../../main/services/workers/pool'
 
 const ROWS = Number(process.argv[2] ?? 10_000)
 const ROUNDS = Math.max(1, Number(process.argv[3] ?? 3))
-const FILE = `/tmp/promptloom-bench-mm-${ROWS}.tsv`
+const FILE = path.join(tmpdir(), `promptloom-bench-mm-${ROWS}.tsv`)
 
 async function generate(): Promise<void> {
   if (existsSync(FILE)) return
