@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import sharp from 'sharp'
-import { assert, launchBrowser, root, startServe } from './harness.mjs'
+import { assert, launchBrowser, root, startServe, watchedPage } from './harness.mjs'
 
 async function writeDataset() {
   const base = mkdtempSync(join(tmpdir(), 'pl-e2e-builder-mm-'))
@@ -45,10 +45,7 @@ export async function runBuilderMultimodalSpecs(t) {
   const browser = await launchBrowser()
   const errors = []
   try {
-    const page = browser.ctx.pages()[0] ?? (await browser.ctx.newPage())
-    page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`))
-    page.on('console', (m) => m.type() === 'error' && errors.push(`console: ${m.text()}`))
-    page.setDefaultTimeout(15000)
+    const page = await watchedPage(browser, errors)
     await page.goto(serve.url)
     await page.getByTestId('model-column').first().waitFor()
 

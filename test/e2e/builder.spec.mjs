@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { assert, launchBrowser, root, startServe } from './harness.mjs'
+import { assert, launchBrowser, root, startServe, watchedPage } from './harness.mjs'
 
 function writeDataset() {
   const base = mkdtempSync(join(tmpdir(), 'pl-e2e-builder-'))
@@ -24,10 +24,7 @@ export async function runBuilderSpecs(t) {
   const browser = await launchBrowser()
   const errors = []
   try {
-    const page = browser.ctx.pages()[0] ?? (await browser.ctx.newPage())
-    page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`))
-    page.on('console', (m) => m.type() === 'error' && errors.push(`console: ${m.text()}`))
-    page.setDefaultTimeout(15000)
+    const page = await watchedPage(browser, errors)
     await page.goto(serve.url)
     await page.getByTestId('model-column').first().waitFor()
     const exact = () => page.evaluate(() => [...document.querySelectorAll('[data-testid=model-column]')].map((e) => e.dataset.exact ?? ''))

@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync, createWriteStream } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { assert, launchBrowser, startServe } from './harness.mjs'
+import { assert, launchBrowser, startServe, watchedPage } from './harness.mjs'
 
 const waitShown = (page, text) =>
   page.waitForFunction((want) => document.querySelector('[data-testid=shown-count]')?.textContent?.trim() === want, text)
@@ -228,10 +228,7 @@ export async function runMillionRowSpecs(t, shots) {
   const browser = await launchBrowser()
   const errors = []
   try {
-    const page = browser.ctx.pages()[0] ?? (await browser.ctx.newPage())
-    page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`))
-    page.on('console', (m) => m.type() === 'error' && errors.push(`console: ${m.text()}`))
-    page.setDefaultTimeout(60000)
+    const page = await watchedPage(browser, errors, 60000)
     await t.check('1M rows: opens and counts every row', async () => {
       const t1 = Date.now()
       await page.goto(serve.url)

@@ -47,6 +47,15 @@ export async function launchBrowser({ colorScheme = 'light' } = {}) {
   return { ctx, close: async () => { await ctx.close(); rmSync(userDataDir, { recursive: true, force: true }) } }
 }
 
+/** The browser's page, its page errors and console errors collected into `errors`, with a default timeout. */
+export async function watchedPage(browser, errors, timeout = 15000) {
+  const page = browser.ctx.pages()[0] ?? (await browser.ctx.newPage())
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`))
+  page.on('console', (m) => m.type() === 'error' && errors.push(`console: ${m.text()}`))
+  page.setDefaultTimeout(timeout)
+  return page
+}
+
 export class Checks {
   passed = 0
   failed = 0

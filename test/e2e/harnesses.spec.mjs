@@ -5,7 +5,7 @@
 // "\n\n"), and the diff view says the difference is the harness's.
 import { fileURLToPath } from 'node:url'
 import { join } from 'node:path'
-import { assert, Checks, launchBrowser, root, startServe } from './harness.mjs'
+import { assert, Checks, launchBrowser, root, startServe, watchedPage } from './harness.mjs'
 import { enterSandbox } from '../support/sandbox.mjs'
 
 const exactOf = (page, id) => page.locator(`[data-testid=model-column][data-model="${id}"]`).getAttribute('data-exact')
@@ -15,10 +15,7 @@ export async function runHarnessSpecs(t) {
   const browser = await launchBrowser()
   const errors = []
   try {
-    const page = browser.ctx.pages()[0] ?? (await browser.ctx.newPage())
-    page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`))
-    page.on('console', (m) => m.type() === 'error' && errors.push(`console: ${m.text()}`))
-    page.setDefaultTimeout(20000)
+    const page = await watchedPage(browser, errors, 20000)
     await page.goto(serve.url)
     await page.getByTestId('model-column').first().waitFor()
     const before = await page.getByTestId('model-column').first().getAttribute('data-exact')

@@ -3,7 +3,7 @@
 // API, started through `promptloom serve`), driven by Playwright on Debian's Chromium. No page errors allowed.
 import { mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { assert, Checks, launchBrowser, root, startServe } from './harness.mjs'
+import { assert, Checks, launchBrowser, root, startServe, watchedPage } from './harness.mjs'
 import { runElectronSpecs } from './electron.spec.mjs'
 import { runCurationChecks, runMillionRowSpecs } from './curation.spec.mjs'
 import { runTemplateEditorSpecs } from './template-editor.mjs'
@@ -30,11 +30,8 @@ const browser = await launchBrowser()
 const errors = []
 
 try {
-  const page = browser.ctx.pages()[0] ?? (await browser.ctx.newPage())
-  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`))
-  page.on('console', (m) => m.type() === 'error' && errors.push(`console: ${m.text()}`))
+  const page = await watchedPage(browser, errors)
   page.on('response', (r) => r.status() >= 400 && !r.url().includes('/media?') && errors.push(`${r.status()} ${r.url()}`))
-  page.setDefaultTimeout(15000)
 
   await t.check('opens the demo project from the tokened URL', async () => {
     await page.goto(serve.url)

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { main } from '../../../main/cli/index'
+import { runCli } from '../../support/cli'
 import { Workspace } from '../../../main/services/workspace/workspace'
 import { applyFieldEdits, buildVariant, checkRow, defaultRecipe, deriveSchema, guessRoles, toJsonSchema, unfilledPlaceholders, type Recipe } from '../../../shared/builder'
 import { host } from '../store/helpers'
@@ -25,11 +25,9 @@ function recipe(shape: Recipe['shape']): Recipe {
 }
 
 async function cliRender(args: string[]): Promise<Record<string, unknown>[]> {
-  let out = ''
-  let err = ''
-  const code = await main(['render', ...args], { stdout: (s) => void (out += s), stderr: (s) => void (err += s) })
-  expect(code, err).toBe(0)
-  return out.trim().split('\n').map((l) => JSON.parse(l))
+  const r = await runCli(['render', ...args])
+  expect(r.code, r.err).toBe(0)
+  return r.lines
 }
 
 describe('prompt builder', () => {

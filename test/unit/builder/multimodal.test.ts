@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
-import { main } from '../../../main/cli/index'
+import { runCli } from '../../support/cli'
 import { Workspace } from '../../../main/services/workspace/workspace'
 import { CONTENT_SPEC_KEY, buildVariant, composeContent, defaultRecipe, deriveSchema, guessRoles, mediaRefs, toConfigText, type ContentSpec, type Recipe } from '../../../shared/builder'
 import { host } from '../store/helpers'
@@ -35,11 +35,9 @@ function mmRecipe(): Recipe {
 }
 
 async function cliRender(args: string[]): Promise<Record<string, unknown>[]> {
-  let out = ''
-  let err = ''
-  const code = await main(['render', ...args], { stdout: (s) => void (out += s), stderr: (s) => void (err += s) })
-  expect(code, err).toBe(0)
-  return out.trim().split('\n').map((l) => JSON.parse(l))
+  const r = await runCli(['render', ...args])
+  expect(r.code, r.err).toBe(0)
+  return r.lines
 }
 
 describe('multimodal content composition', () => {

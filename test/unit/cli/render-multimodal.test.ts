@@ -7,14 +7,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { main } from '../../../main/cli/index'
+import { runCli } from '../../support/cli'
 
-async function run(args: string[]) {
-  let out = ''
-  let err = ''
-  const code = await main(args, { stdout: (s) => void (out += s), stderr: (s) => void (err += s) })
-  return { code, out, err, lines: out.trim() ? out.trim().split('\n').map((l) => JSON.parse(l)) : [] }
-}
+const run = runCli
 
 const MM_CONFIG = `from ais_bench.benchmark.openicl.icl_prompt_template.icl_prompt_template_mm import MMPromptTemplate
 from ais_bench.benchmark.openicl.icl_retriever import ZeroRetriever
