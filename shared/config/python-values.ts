@@ -2,7 +2,8 @@
 // truthiness, str()/repr(), and conversion to the JSON-like shape the engine consumes.
 
 import { PyError } from '../python/errors'
-import { NONE_REPR, boolRepr, dictRepr, listRepr, numberRepr, setRepr, strRepr, tupleRepr } from '../python/repr'
+import { strRepr } from '../python/repr'
+import { PyRuntime, type PyView } from '../python/values'
 
 export class PyList {
   constructor(public items: PyValue[]) {}
@@ -110,28 +111,36 @@ export function hashKey(v: PyValue): string {
   throw new PyError('TypeError', `unhashable type: '${typeName(v)}'`)
 }
 
-export function typeName(v: PyValue): string {
-  if (v === null) return 'NoneType'
-  if (typeof v === 'boolean') return 'bool'
-  if (typeof v === 'number') return Number.isInteger(v) ? 'int' : 'float'
-  if (typeof v === 'string') return 'str'
-  if (v instanceof PyList) return 'list'
-  if (v instanceof PyTuple) return 'tuple'
-  if (v instanceof PySet) return 'set'
-  if (v instanceof PyDict) return 'dict'
-  if (v instanceof PyModule) return 'module'
-  if (v instanceof PyFunction) return 'function'
-  if (v instanceof PyBuiltin) return 'builtin_function_or_method'
-  if (v instanceof PyFile) return '_io.TextIOWrapper'
-  return 'type'
+const NONE: PyView = { t: 'None' }
+
+/** What an evaluator value is to the Python runtime. There is no float marker: 1.0 evaluates to the int 1. */
+function view(v: unknown): PyView {
+  if (v === null || v === undefined) return NONE
+  switch (typeof v) {
+    case 'string':
+      return { t: 'str', v }
+    case 'boolean':
+      return { t: 'bool', v }
+    case 'number':
+      return Number.isInteger(v) ? { t: 'int', v } : { t: 'float', v }
+  }
+  if (v instanceof PyList) return { t: 'list', items: v.items }
+  if (v instanceof PyTuple) return { t: 'tuple', items: v.items }
+  if (v instanceof PySet) return { t: 'set', items: v.items }
+  if (v instanceof PyDict) return { t: 'dict', entries: () => v.entries(), size: v.size, lookup: (k) => (v.has(k as PyValue) ? { value: v.get(k as PyValue) } : undefined) }
+  if (v instanceof PyModule) return { t: 'object', type: 'module', repr: `<module '${v.name}'>` }
+  if (v instanceof PyFunction) return { t: 'object', type: 'function', repr: `<function ${v.name}>` }
+  if (v instanceof PyBuiltin) return { t: 'object', type: 'builtin_function_or_method', repr: `<built-in function ${v.name}>` }
+  if (v instanceof PyFile) return { t: 'object', type: '_io.TextIOWrapper', repr: `<_io.TextIOWrapper name=${strRepr(v.name)} mode='r' encoding='UTF-8'>` }
+  if (v instanceof PyRef) return { t: 'object', type: 'type', repr: `<class '${v.module ? `${v.module}.` : ''}${v.name}'>` }
+  return { t: 'object', type: 'object', repr: String(v) }
 }
 
-export function truthy(v: PyValue): boolean {
-  if (v === null || v === false || v === 0 || v === '') return false
-  if (v instanceof PyList || v instanceof PyTuple || v instanceof PySet) return v.items.length > 0
-  if (v instanceof PyDict) return v.size > 0
-  return true
-}
+export const runtime = new PyRuntime(view)
+
+export const typeName = (v: PyValue): string => runtime.typeName(v)
+
+export const truthy = (v: PyValue): boolean => runtime.truthy(v)
 
 /** Containers nested deeper than this (only a value that contains itself gets there) are an error, as in CPython. */
 const MAX_VALUE_DEPTH = 1000
@@ -158,36 +167,9 @@ export function pyEquals(a: PyValue, b: PyValue, depth = 0): boolean {
 }
 
 /** repr() as CPython prints it, including `[...]` / `{...}` where a container contains itself. */
-export function pyRepr(v: PyValue, active: Set<PyValue> = new Set()): string {
-  if (v === null) return NONE_REPR
-  if (typeof v === 'boolean') return boolRepr(v)
-  // The evaluator keeps no float marker (1.0 evaluates to 1), so an integral number prints as an int.
-  if (typeof v === 'number') return numberRepr(v)
-  if (typeof v === 'string') return strRepr(v)
-  if (v instanceof PyList || v instanceof PyTuple || v instanceof PySet || v instanceof PyDict) {
-    if (active.has(v)) return v instanceof PyDict ? '{...}' : v instanceof PyList ? '[...]' : '(...)'
-    if (active.size > MAX_VALUE_DEPTH) throw tooDeep()
-    active.add(v)
-    try {
-      const r = (x: PyValue): string => pyRepr(x, active)
-      if (v instanceof PyList) return listRepr(v.items.map(r))
-      if (v instanceof PyTuple) return tupleRepr(v.items.map(r))
-      if (v instanceof PySet) return setRepr(v.items.map(r))
-      return dictRepr(v.entries().map(([k, x]) => [r(k), r(x)] as const))
-    } finally {
-      active.delete(v)
-    }
-  }
-  if (v instanceof PyModule) return `<module '${v.name}'>`
-  if (v instanceof PyFunction) return `<function ${v.name}>`
-  if (v instanceof PyBuiltin) return `<built-in function ${v.name}>`
-  if (v instanceof PyFile) return `<_io.TextIOWrapper name=${strRepr(v.name)} mode='r' encoding='UTF-8'>`
-  return `<class '${v.module ? `${v.module}.` : ''}${v.name}'>`
-}
+export const pyRepr = (v: PyValue): string => runtime.repr(v)
 
-export function pyStr(v: PyValue): string {
-  return typeof v === 'string' ? v : pyRepr(v)
-}
+export const pyStr = (v: PyValue): string => runtime.str(v)
 
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json }
 

@@ -3,7 +3,7 @@
 import { applyMetaTemplate, renderAll } from '../engine'
 import { parsedJson } from '../engine/messages'
 import { aisMessages, chatMessages, openAiMessages } from '../engine/messages'
-import { decodeLabelDicts, toPlainJson } from '../engine/py-value'
+import { decodeLabelDicts, toPlainJson } from '../python/json'
 import { promptJson, toItem } from '../engine/prompt-list'
 import { sLit } from '../engine/spanned'
 import type { Family, ModelInput, PipelineInput, Prompt, RenderedItem } from '../engine/types'

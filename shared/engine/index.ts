@@ -2,7 +2,7 @@
 // build a row's PromptList once and apply several models' meta templates to it.
 export { preparePipeline, renderRow, buildPromptList, applyMetaTemplate, renderAll, renderPrompt, iceModelInputs, countTokens, clpRefusal, swceRefusal, swcePromptCheck } from './pipeline'
 export type { Prepared, BuiltRow, BuiltItem, Applied, ApplyOptions, RenderAllResult, RenderOptions, SeqLimit } from './pipeline'
-export { pyStr, pyRepr, pyFloatRepr, parsePyJson, decodeLabelDicts, toPlainJson, PyFloat, LabelDict } from './py-value'
+export { pyStr, pyRepr, parsePyJson, decodeLabelDicts, toPlainJson, PyFloat, LabelDict } from '../python/json'
 export { toSegments } from './spanned'
 export type { Segment, Source, SourceKind, SStr } from './spanned'
 export { parsedJson, toModelInput, openAiMessages, chatMessages, aisMessages } from './messages'

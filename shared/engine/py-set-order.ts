@@ -2,7 +2,7 @@
 // column. A set iterates in hash-table slot order, so the order follows from the hashes and the insertion
 // sequence (Objects/setobject.c: set_add_entry, set_table_resize, set_insert_clean). Numbers and bools hash
 // deterministically; str hashes are randomised per process, so their order cannot be reproduced.
-import { PyFloat } from './py-value'
+import { PyFloat } from '../python/json'
 
 const MASK64 = (1n << 64n) - 1n
 const HASH_BITS = 61n

@@ -2,12 +2,12 @@
 // float (PyFloat when integral or NaN), bool, None (null), list, dict (plain object, insertion order), bytes
 // (Uint8Array). Two additions: NpInt, a numpy int64 cell of a typed pandas column (json.dumps refuses it, as
 // upstream's does); errors are shared/python's PyError, whose class name a case's error matches.
-import { PyFloat } from '../python/json'
-import { floatRepr, strRepr } from '../python/repr'
+import { PyFloat, jsonView } from '../python/json'
 import { JsonDumpsError, pyJsonDumps } from '../python/json-dumps'
 import { PyError } from '../python/errors'
 import { strFormat } from '../python/format'
-import { jsonFormatModel } from '../python/values'
+import { jsonRuntime } from '../python/json'
+import { PyRuntime } from '../python/values'
 
 export { PyError, PyFloat }
 
@@ -28,16 +28,11 @@ export function isNa(v: unknown): boolean {
   return typeof v === 'number' && Number.isNaN(v)
 }
 
+/** The loaders' values: JSON data, and NpInt as the int it holds. */
+const runtime = new PyRuntime((v) => (v instanceof NpInt ? { t: 'int', v: v.value } : jsonView(v)))
+
 /** str() of a cell (pandas values: NpInt, PyFloat, str, bool). */
-export function cellStr(v: unknown): string {
-  if (typeof v === 'string') return v
-  if (v instanceof NpInt) return String(v.value)
-  if (v instanceof PyFloat) return floatRepr(v.value)
-  if (typeof v === 'number') return Number.isInteger(v) ? String(v) : floatRepr(v)
-  if (typeof v === 'boolean') return v ? 'True' : 'False'
-  if (v === null || v === undefined) return 'None'
-  return String(v)
-}
+export const cellStr = (v: unknown): string => runtime.str(v)
 
 /** Python `str.isdigit()` for one character (ASCII and the other Unicode decimal digits). */
 export function isDigit(ch: string | undefined): boolean {
@@ -46,7 +41,7 @@ export function isDigit(ch: string | undefined): boolean {
 
 /** KeyError's message: repr of the key. */
 export function keyError(key: unknown): PyError {
-  return new PyError('KeyError', typeof key === 'string' ? strRepr(key) : cellStr(key))
+  return new PyError('KeyError', runtime.repr(key))
 }
 
 /** json.dumps as the loaders call it; numpy int64 cells raise upstream's TypeError. */
@@ -61,5 +56,5 @@ export function jsonDumps(v: unknown, ensureAscii = true): string {
 
 /** str.format(**kw) as the loaders call it on the config's prompt templates. */
 export function formatKw(template: string, kw: Record<string, string>): string {
-  return strFormat(jsonFormatModel, template, [], new Map(Object.entries(kw)))
+  return strFormat(jsonRuntime.formatModel, template, [], new Map(Object.entries(kw)))
 }

@@ -1,8 +1,9 @@
 // Python values carried in JSON data (dataset rows, configs handed to the engine): parsing that keeps what
 // JSON.parse loses (1.0 stays a float, ints beyond 2**53 stay exact), typed label keys, Python key equality
-// (1 == 1.0 == True), and str()/repr()/truthiness/type names of those values as CPython gives them.
+// (1 == 1.0 == True), and the view shared/python/values.ts prints, tests and formats them through.
 
-import { NONE_REPR, boolRepr, dictRepr, floatRepr, intRepr, listRepr, strRepr, tupleRepr } from './repr'
+import { bytesRepr, strRepr } from './repr'
+import { PyRuntime, type PyView } from './values'
 
 const TUPLE = Symbol('tuple')
 /** Marks an array as a Python tuple (it prints as one, and `%` spreads it). */
@@ -16,6 +17,10 @@ export const isTuple = (v: unknown): boolean => Array.isArray(v) && (v as unknow
 export class PyFloat {
   constructor(public readonly value: number) {}
   toJSON(): number {
+    return this.value
+  }
+  /** Arithmetic and Number() see the float (the Jinja runtime computes with it). */
+  valueOf(): number {
     return this.value
   }
 }
@@ -89,71 +94,66 @@ export function pyKeyEq(a: unknown, b: unknown): boolean {
   return a === b
 }
 
+/** A dict's `d[key]` over its entries, with Python's key equality (1 == 1.0 == True). */
+export function entryLookup(entries: Iterable<readonly [unknown, unknown]>, key: unknown): { value: unknown } | undefined {
+  for (const [k, x] of entries) if (pyKeyEq(k, key)) return { value: x }
+  return undefined
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null
+
 /**
- * repr() of a bare JS number in JSON data. parsePyJson boxes every float-looking integral number, so a bare
- * integral number is an int, but only while it is exact: beyond 2**53 (or -0) it cannot have come from an exact
- * Python int (those parse to bigint) and is printed as the float it must have been (data from plain JSON.parse).
+ * What a JSON value is. A bare integral number is an int while it is exact: beyond 2**53 (or -0) it cannot have come
+ * from an exact Python int (parsePyJson makes those bigints) and is the float it must have been (plain JSON.parse).
  */
-function jsonNumberRepr(v: number): string {
-  return Number.isSafeInteger(v) && !Object.is(v, -0) ? intRepr(v) : floatRepr(v)
-}
-
-/** Python repr() of a JSON value. */
-export function pyRepr(v: unknown): string {
-  if (typeof v === 'string') return strRepr(v)
-  return pyStr(v)
-}
-
-/** Python str() of a JSON value: what safe_format puts into a prompt. */
-export function pyStr(v: unknown): string {
+export function jsonView(v: unknown): PyView {
   switch (typeof v) {
     case 'string':
-      return v
+      return { t: 'str', v }
     case 'boolean':
-      return boolRepr(v)
+      return { t: 'bool', v }
     case 'bigint':
-      return intRepr(v)
+      return { t: 'int', v }
     case 'number':
-      return jsonNumberRepr(v)
+      return Number.isSafeInteger(v) && !Object.is(v, -0) ? { t: 'int', v } : { t: 'float', v }
     case 'undefined':
-      return NONE_REPR
+      return NONE_VIEW
+    case 'function':
+      return { t: 'object', type: 'function', repr: `<function ${v.name || '<lambda>'}>` }
     default:
       break
   }
-  if (v === null) return NONE_REPR
-  if (v instanceof PyFloat) return floatRepr(v.value)
-  if (Array.isArray(v)) return isTuple(v) ? tupleRepr(v.map(pyRepr)) : listRepr(v.map(pyRepr))
-  if (v instanceof Map) return dictRepr(Array.from(v, ([k, x]) => [pyRepr(k), pyRepr(x)] as const))
-  if (v instanceof LabelDict) return dictRepr(v.entries.map(([k, x]) => [pyRepr(k), pyRepr(x)] as const))
-  if (typeof v === 'object') {
-    const o = v as Record<string, unknown>
-    return dictRepr(Object.keys(o).map((k) => [strRepr(k), pyRepr(o[k])] as const))
+  if (v === null) return NONE_VIEW
+  if (v instanceof PyFloat) return { t: 'float', v: v.value }
+  if (Array.isArray(v)) return { t: isTuple(v) ? 'tuple' : 'list', items: v }
+  if (v instanceof Uint8Array) return { t: 'object', type: 'bytes', repr: bytesRepr(v) }
+  if (v instanceof LabelDict) return { t: 'dict', entries: () => v.entries, size: v.entries.length, lookup: (k) => entryLookup(v.entries, k) }
+  if (v instanceof Map) return { t: 'dict', entries: () => v.entries(), size: v.size, lookup: (k) => (v.has(k) ? { value: v.get(k) } : entryLookup(v, k)) }
+  const o = v as Record<string, unknown>
+  const keys = Object.keys(o)
+  return {
+    t: 'dict',
+    entries: () => keys.map((k) => [k, o[k]] as const),
+    size: keys.length,
+    lookup: (k) => (typeof k === 'string' && isObject(o) && Object.prototype.hasOwnProperty.call(o, k) ? { value: o[k] } : undefined)
   }
-  return String(v)
 }
+const NONE_VIEW: PyView = { t: 'None' }
+
+/** The runtime over JSON values (the engine's rows, the loaders' cells, LazyLLM's and FastChat's inputs). */
+export const jsonRuntime = new PyRuntime(jsonView)
+
+/** Python repr() of a JSON value. */
+export const pyRepr = (v: unknown): string => (typeof v === 'string' ? strRepr(v) : jsonRuntime.repr(v))
+
+/** Python str() of a JSON value: what safe_format puts into a prompt. */
+export const pyStr = (v: unknown): string => (typeof v === 'string' ? v : jsonRuntime.str(v))
 
 /** Python truthiness of a JSON value. */
-export function pyTruthy(v: unknown): boolean {
-  if (v === null || v === undefined || v === false || v === 0 || v === '' || v === 0n) return false
-  if (v instanceof PyFloat) return v.value !== 0
-  if (Array.isArray(v)) return v.length > 0
-  if (v instanceof Map) return v.size > 0
-  if (v instanceof LabelDict) return v.entries.length > 0
-  if (typeof v === 'object') return Object.keys(v as object).length > 0
-  return true
-}
+export const pyTruthy = (v: unknown): boolean => jsonRuntime.truthy(v)
 
 /** Python type name, for TypeError messages. */
-export function pyTypeName(v: unknown): string {
-  if (v === null || v === undefined) return 'NoneType'
-  if (typeof v === 'string') return 'str'
-  if (typeof v === 'boolean') return 'bool'
-  if (typeof v === 'number') return Number.isInteger(v) ? 'int' : 'float'
-  if (typeof v === 'bigint') return 'int'
-  if (v instanceof PyFloat) return 'float'
-  if (Array.isArray(v)) return isTuple(v) ? 'tuple' : 'list'
-  return 'dict'
-}
+export const pyTypeName = (v: unknown): string => jsonRuntime.typeName(v)
 
 /** Plain JSON copy (PyFloat → number, LabelDict → its encoded form) for outputs compared as JSON. */
 export function toPlainJson(v: unknown): unknown {

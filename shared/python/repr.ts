@@ -82,6 +82,28 @@ export function strRepr(s: string): string {
   return out + quote
 }
 
+/** CPython `repr(bytes)`: b'…' with the str quote rule, \\t \\n \\r, and \\x escapes outside printable ASCII. */
+export function bytesRepr(b: Uint8Array): string {
+  let hasSingle = false
+  let hasDouble = false
+  for (const c of b) {
+    if (c === 0x27) hasSingle = true
+    else if (c === 0x22) hasDouble = true
+  }
+  const quote = hasSingle && !hasDouble ? '"' : "'"
+  let out = `b${quote}`
+  for (const c of b) {
+    const ch = String.fromCharCode(c)
+    if (ch === quote || ch === '\\') out += `\\${ch}`
+    else if (c === 0x09) out += '\\t'
+    else if (c === 0x0a) out += '\\n'
+    else if (c === 0x0d) out += '\\r'
+    else if (c < 0x20 || c >= 0x7f) out += `\\x${c.toString(16).padStart(2, '0')}`
+    else out += ch
+  }
+  return out + quote
+}
+
 /** `[a, b]` from the items' reprs. */
 export function listRepr(items: readonly string[]): string {
   return `[${items.join(', ')}]`

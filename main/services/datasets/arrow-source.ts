@@ -11,7 +11,7 @@ import type { CachedPart } from './index-cache'
 import { RowInspector } from './validate-rows'
 import type { TaskContext } from '../workers/task-types'
 import { ArrowError, ArrowStreamReader, type ReadAt } from '../../../shared/formats/arrow-ipc'
-import { PyFloat } from '../../../shared/engine/py-value'
+import { PyFloat } from '../../../shared/python/json'
 import { bytesValue, hfFeatureKinds, type MediaKind } from '../../../shared/media/media-value'
 
 export interface ArrowFile {

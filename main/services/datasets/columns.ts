@@ -1,7 +1,7 @@
 // Column type inference: per dotted path, how many rows hold each JSON type. Accumulators are plain arrays so
 // workers can send them back and the main thread can sum them.
 import type { ColumnInfo, ColumnType } from './types'
-import { PyFloat } from '../../../shared/engine/py-value'
+import { PyFloat } from '../../../shared/python/json'
 
 /** [present, string, integer, number, boolean, null, object, array, image, audio, video] — the last three count
  * the media values found in the column (paths, base64, HF Image/Audio structs). */

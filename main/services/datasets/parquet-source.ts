@@ -14,7 +14,7 @@ import type { DatasetError } from './types'
 import { RowInspector } from './validate-rows'
 import type { CachedPart } from './index-cache'
 import type { TaskContext } from '../workers/task-types'
-import { PyFloat } from '../../../shared/engine/py-value'
+import { PyFloat } from '../../../shared/python/json'
 import { bytesValue, hfFeatureKinds, type MediaKind } from '../../../shared/media/media-value'
 import { checkColumnChunk, checkMetadata, chunkRange, columnName, footerStart, pageHeaderReader, type ParquetFault } from './parquet-check'
 

@@ -3,7 +3,7 @@
 import { isUtf8 } from 'node:buffer'
 import type { DatasetErrorCode } from './types'
 import { parseCsvRecord } from './csv-record'
-import { parsePyJson } from '../../../shared/engine/py-value'
+import { parsePyJson } from '../../../shared/python/json'
 
 // A number written with a fraction or exponent somewhere in the row: only then is the slower parse needed.
 const FLOATISH = /\d\.\d|\d[eE][+-]?\d|\d{16}/

@@ -12,7 +12,7 @@ import { borrow, release } from './scratch-buffers'
 import { decodeRow, type RowFormat } from './row-decode'
 import { MAX_COLUMNS, MAX_DEPTH, MEDIA_SLOT0, MEDIA_SLOTS, csvCellSlot, typeSlot, type ColumnAcc } from './columns'
 import { embeddedMedia, type MediaKind } from '../../../shared/media/media-value'
-import { PyFloat } from '../../../shared/engine/py-value'
+import { PyFloat } from '../../../shared/python/json'
 
 export interface ValidateInput extends RowIndex {
   file: string

@@ -8,8 +8,7 @@ import { Bm25Okapi } from './bm25'
 import { numpyArgsort } from './numpy-argsort'
 import { x86SimdArgsort } from './x86-simd-argsort'
 import { LegacyRandomState } from './numpy-random'
-import { pyRepr, pyStr } from './py-str'
-import { pyTypeName } from '../../python/json'
+import { pyRepr, pyStr, pyTypeName } from '../../python/json'
 import { nltkWordTokenize } from './word-tokenize'
 
 export type Row = Record<string, unknown>

@@ -4,7 +4,7 @@
 import { PyError } from '../../python/errors'
 import { strFormat } from '../../python/format'
 import { pyRstripChars, pyStrip } from '../../python/str-methods'
-import { jsonFormatModel } from '../../python/values'
+import { jsonRuntime } from '../../python/json'
 import type { FormatWarning, MessageContent, PromptResult, SeparatorStyle } from './types'
 import { SEPARATOR_STYLES, isImageMessage, isTruthyMessage } from './types'
 
@@ -90,7 +90,7 @@ export function renderPrompt(conv: PromptFields, dialect: FastchatDialect = 'hea
   const warnings: FormatWarning[] = []
   let system: string
   try {
-    system = strFormat(jsonFormatModel, conv.systemTemplate, [], new Map([['system_message', conv.systemMessage]]))
+    system = strFormat(jsonRuntime.formatModel, conv.systemTemplate, [], new Map([['system_message', conv.systemMessage]]))
   } catch (e) {
     if (!(e instanceof PyError)) throw e
     return {

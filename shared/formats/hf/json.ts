@@ -5,13 +5,13 @@ import { checkString } from './budget'
 import { PyError, PyFloat, PyMarkup, Undef, cmp, isTuple, str, tuple, typeName } from './values'
 
 const model = {
-  scalar: (x: unknown) => (typeof x === 'number' ? jsonNumber(x) : x instanceof PyFloat ? jsonFloat(x.v) : undefined),
+  scalar: (x: unknown) => (typeof x === 'number' ? jsonNumber(x) : undefined),
   key(k: unknown): string {
     if (typeof k === 'string') return k
     if (k === null) return 'null'
     if (typeof k === 'boolean') return k ? 'true' : 'false'
     if (typeof k === 'number') return jsonNumber(k)
-    if (k instanceof PyFloat) return jsonFloat(k.v)
+    if (k instanceof PyFloat) return jsonFloat(k.value)
     throw new PyError('TypeError', `keys must be str, int, float, bool or None, not ${typeName(k)}`)
   },
   compareKeys: cmp,

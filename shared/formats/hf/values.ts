@@ -6,23 +6,19 @@
 // Representation: None = null, bool = boolean, int = integral number, float = non-integral number or
 // `PyFloat` (a float with an integral value, such as 4 / 2, which Python prints as 2.0), str = string, list = Array,
 // tuple = Array tagged by `tuple()`, dict = Map, jinja2 Undefined = `Undef`, namespace = `Namespace`,
-// callables = `PyCallable`. This PyFloat is the runtime's own (it has valueOf for arithmetic), not the JSON
-// marker of shared/python/json.ts.
+// callables = `PyCallable`. str(), repr(), truthiness and type names come from shared/python's runtime through
+// this module's view of the values.
 
 import { PyError } from '../../python/errors'
-import { percentFormat as pyPercentFormat, type FormatModel, type Operand } from '../../python/format'
-import { isTuple, tuple } from '../../python/json'
-import { jsonGetItem } from '../../python/values'
+import { percentFormat as pyPercentFormat, type FormatModel } from '../../python/format'
+import { PyFloat, entryLookup, isTuple, tuple } from '../../python/json'
+import { PyRuntime, type PyView } from '../../python/values'
 import { checkList, checkString } from './budget'
-import { NONE_REPR, boolRepr, dictRepr, floatRepr, listRepr, numberRepr, strRepr, tupleRepr } from '../../python/repr'
+import { floatRepr, strRepr } from '../../python/repr'
 
-/** A Python float whose value is integral (2.0): kept apart from ints only because it prints differently. */
-export class PyFloat {
-  constructor(public v: number) {}
-  valueOf(): number {
-    return this.v
-  }
-}
+// A float whose value is integral (2.0) is shared/python's PyFloat: kept apart from ints only because it prints
+// differently; its valueOf() lets arithmetic see the number.
+export { PyFloat }
 
 /** A float result: integral values are boxed so they keep printing as floats. */
 export const mkFloat = (n: number): number | PyFloat => (Number.isInteger(n) ? new PyFloat(n) : n)
@@ -144,39 +140,43 @@ export const plain = (v: unknown): unknown => (v instanceof PyMarkup ? v.s : v)
 // A tuple is an array marked by shared/python's tuple(), which only changes how it prints and how `%` spreads it.
 export { isTuple, tuple }
 
-/** Python's type name, as used in its error messages. */
-export function typeName(v: unknown): string {
-  if (v === null) return 'NoneType'
-  if (v instanceof Undef) return 'Undefined'
-  if (v instanceof PyFloat) return 'float'
+const NONE: PyView = { t: 'None' }
+const UNDEFINED: PyView = { t: 'object', type: 'Undefined', repr: 'Undefined', str: '', truthy: false }
+
+/**
+ * What a template value is to the Python runtime: a bare integral number is an int (ints are computed as numbers;
+ * integral floats are boxed), Markup a str subclass, jinja2's Undefined prints empty and is false.
+ */
+function view(v: unknown): PyView {
   switch (typeof v) {
     case 'string':
-      return 'str'
+      return { t: 'str', v }
     case 'boolean':
-      return 'bool'
+      return { t: 'bool', v }
     case 'number':
-      return Number.isInteger(v) ? 'int' : 'float'
+      return Number.isInteger(v) ? { t: 'int', v } : { t: 'float', v }
+    case 'undefined':
+      return NONE
   }
-  if (Array.isArray(v)) return isTuple(v) ? 'tuple' : 'list'
-  if (v instanceof Map) return 'dict'
-  if (v instanceof Namespace) return 'Namespace'
-  if (v instanceof PyCallable) return 'function'
-  if (v instanceof PyIterator) return v.pyType
-  if (v instanceof PyMarkup) return 'Markup'
-  return 'object'
+  if (v === null) return NONE
+  if (v instanceof PyFloat) return { t: 'float', v: v.value }
+  if (Array.isArray(v)) return { t: isTuple(v) ? 'tuple' : 'list', items: v }
+  if (v instanceof Map) return { t: 'dict', entries: () => v.entries(), size: v.size, lookup: (k) => (v.has(k) ? { value: v.get(k) } : entryLookup(v, k)) }
+  if (v instanceof PyMarkup) return { t: 'str', v: v.s, type: 'Markup', repr: `Markup(${strRepr(v.s)})` }
+  if (v instanceof Undef) return UNDEFINED
+  if (v instanceof Namespace) return { t: 'object', type: 'Namespace', repr: '<Namespace>' }
+  if (v instanceof PyCallable) return { t: 'object', type: 'function', repr: `<function ${v.name}>` }
+  if (v instanceof PyIterator) return { t: 'object', type: v.pyType, repr: v.repr() }
+  return { t: 'object', type: 'object', repr: String(v) }
 }
 
+const runtime = new PyRuntime(view)
+
+/** Python's type name, as used in its error messages. */
+export const typeName = (v: unknown): string => runtime.typeName(v)
+
 /** Python truthiness. */
-export function truthy(v: unknown): boolean {
-  if (v === null || v === undefined || v === false || v === 0 || v === '') return false
-  if (v === true || typeof v === 'string' || typeof v === 'number') return true
-  if (v instanceof PyMarkup) return v.s !== ''
-  if (Array.isArray(v)) return v.length > 0
-  if (v instanceof Map) return v.size > 0
-  if (v instanceof Undef) return false
-  if (v instanceof PyFloat) return v.v !== 0
-  return true
-}
+export const truthy = (v: unknown): boolean => runtime.truthy(v)
 
 /** Input nested deeper than this is refused: printing or comparing it would overflow the stack. */
 export const MAX_INPUT_DEPTH = 500
@@ -205,7 +205,7 @@ export function fromJs(v: unknown, depth = 0): unknown {
 /** Converts back to JSON-like JavaScript (for callers that want plain data). */
 export function toJs(v: unknown): unknown {
   if (v instanceof Undef) return undefined
-  if (v instanceof PyFloat) return v.v
+  if (v instanceof PyFloat) return v.value
   if (Array.isArray(v)) return v.map(toJs)
   if (v instanceof Map) {
     const o: Record<string, unknown> = {}
@@ -215,39 +215,13 @@ export function toJs(v: unknown): unknown {
   return v
 }
 
-// Float, int and str repr are CPython's, from shared/python/repr.ts. A bare integral number is an int here
-// (integral floats are boxed as PyFloat), so it prints with every digit, as Python prints 10 ** 21.
 export { floatRepr, strRepr }
-/** Python's str() of a number: ints plainly, floats by repr. Integral JS numbers count as ints. */
-export const numStr = numberRepr
 
 /** Python's repr(). */
-export function repr(v: unknown): string {
-  if (typeof v === 'string') return strRepr(v)
-  if (Array.isArray(v)) {
-    const items = v.map(repr)
-    return isTuple(v) ? tupleRepr(items) : listRepr(items)
-  }
-  if (v instanceof Map) return dictRepr(Array.from(v, ([k, x]) => [repr(k), repr(x)] as const))
-  if (v instanceof Undef) return 'Undefined'
-  if (v instanceof PyMarkup) return `Markup(${strRepr(v.s)})`
-  return str(v)
-}
+export const repr = (v: unknown): string => (typeof v === 'string' ? strRepr(v) : runtime.repr(v))
 
 /** Python's str(), which is what `{{ x }}` prints. */
-export function str(v: unknown): string {
-  if (typeof v === 'string') return v
-  if (v === null || v === undefined) return NONE_REPR
-  if (typeof v === 'boolean') return boolRepr(v)
-  if (typeof v === 'number') return numStr(v)
-  if (v instanceof PyFloat) return floatRepr(v.v)
-  if (v instanceof Undef) return ''
-  if (v instanceof Namespace) return '<Namespace>'
-  if (v instanceof PyCallable) return `<function ${v.name}>`
-  if (v instanceof PyIterator) return v.repr()
-  if (v instanceof PyMarkup) return v.s
-  return repr(v)
-}
+export const str = (v: unknown): string => (typeof v === 'string' ? v : runtime.str(v))
 
 /** Python ==. */
 export function eq(a: unknown, b: unknown): boolean {
@@ -454,33 +428,11 @@ function seqArith(op: string, a: unknown, b: unknown): unknown {
   return badOperands(op, a, b)
 }
 
-/** format()'s view of a template value: Markup is the str it subclasses, PyFloat a float. */
-function operand(v: unknown): Operand {
-  if (typeof v === 'string') return { kind: 'str', s: v }
-  if (v instanceof PyMarkup) return { kind: 'str', s: v.s }
-  if (typeof v === 'boolean') return { kind: 'int', n: v ? 1n : 0n }
-  if (typeof v === 'number') return Number.isInteger(v) ? { kind: 'int', n: BigInt(v) } : { kind: 'float', x: v }
-  if (v instanceof PyFloat) return { kind: 'float', x: v.v }
-  return { kind: 'other' }
-}
-
 /**
  * Template values as shared/python's formatting sees them. `%` looks `%(name)s` up as Python's dict does (a missing
  * key is a KeyError); str.format goes through the sandbox's getattr/getitem instead (methods.ts).
  */
-export const formatModel: FormatModel = {
-  str,
-  repr,
-  typeName,
-  operand,
-  getItem: (v, key) => jsonGetItem(plain(v), key, typeName),
-  getAttr(v, name) {
-    throw new PyError('AttributeError', `'${typeName(v)}' object has no attribute '${name}'`)
-  },
-  tupleItems: (v) => (isTuple(v) ? (v as unknown[]) : undefined),
-  isMapping: (v) => v instanceof Map || Array.isArray(v),
-  checkLength: checkString
-}
+export const formatModel: FormatModel = { ...runtime.formatModel, checkLength: checkString }
 
 /** Python's `fmt % arg`. */
 export const percentFormat = (fmt: string, arg: unknown): string => pyPercentFormat(formatModel, fmt, arg)

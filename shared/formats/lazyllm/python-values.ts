@@ -4,10 +4,10 @@
 // `1.0` still prints as `1.0`.
 
 import { PyError } from '../../python/errors'
-import { strFormat, type FormatModel } from '../../python/format'
-import { PyFloat } from '../../python/json'
-import { jsonFormatModel } from '../../python/values'
-import { NONE_REPR, boolRepr, dictRepr, floatRepr, listRepr, numberRepr, strRepr } from '../../python/repr'
+import { strFormat } from '../../python/format'
+import { PyFloat, jsonView } from '../../python/json'
+import { floatRepr, strRepr } from '../../python/repr'
+import { PyRuntime } from '../../python/values'
 import { pyStrip } from '../../python/str-methods'
 
 // PyFloat is the shared JSON float marker, so a row parsed with parsePyJson prints its 1.0 as 1.0 here too.
@@ -26,47 +26,24 @@ export function isDict(v: unknown): v is PyDict {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof PyFloat)
 }
 
+/** LazyLLM's values are JSON data; a function (a tool given as a callable) prints as `<function>`. */
+const runtime = new PyRuntime((v) => (typeof v === 'function' ? { t: 'object', type: 'function', repr: '<function>' } : jsonView(v)))
+
 /** Python's `type(v).__name__`. */
-export function pyTypeName(v: unknown): string {
-  if (v === null || v === undefined) return 'NoneType'
-  if (typeof v === 'string') return 'str'
-  if (typeof v === 'boolean') return 'bool'
-  if (v instanceof PyFloat) return 'float'
-  if (typeof v === 'number') return Number.isInteger(v) ? 'int' : 'float'
-  if (Array.isArray(v)) return 'list'
-  if (typeof v === 'function') return 'function'
-  return 'dict'
-}
+export const pyTypeName = (v: unknown): string => runtime.typeName(v)
 
 /** `<class 'list'>` as Python prints `type(v)`. */
 export function pyTypeRepr(v: unknown): string {
   return `<class '${pyTypeName(v)}'>`
 }
 
-export function pyRepr(v: PyValue): string {
-  if (v === null || v === undefined) return NONE_REPR
-  if (typeof v === 'string') return strRepr(v)
-  if (typeof v === 'boolean') return boolRepr(v)
-  if (typeof v === 'number') return numberRepr(v)
-  if (v instanceof PyFloat) return floatRepr(v.value)
-  if (Array.isArray(v)) return listRepr(v.map(pyRepr))
-  if (typeof v === 'function') return '<function>'
-  return dictRepr(Object.entries(v).map(([k, x]) => [strRepr(k), pyRepr(x)] as const))
-}
+export const pyRepr = (v: PyValue): string => runtime.repr(v)
 
 /** Python's `str(v)`: strings as they are, everything else as its repr. */
-export function pyStr(v: PyValue): string {
-  return typeof v === 'string' ? v : pyRepr(v)
-}
+export const pyStr = (v: PyValue): string => runtime.str(v)
 
 /** Python truthiness. */
-export function pyTruthy(v: PyValue): boolean {
-  if (v === null || v === undefined || v === false || v === '' || v === 0) return false
-  if (v instanceof PyFloat) return v.value !== 0
-  if (Array.isArray(v)) return v.length > 0
-  if (isDict(v)) return Object.keys(v).length > 0
-  return true
-}
+export const pyTruthy = (v: PyValue): boolean => runtime.truthy(v)
 
 /** `a, b = v`, with Python's unpacking errors; a dict unpacks to its keys and a string to its characters. */
 export function unpackPair(v: PyValue): [PyValue, PyValue] {
@@ -97,10 +74,7 @@ export function toJson(v: PyValue): unknown {
 
 // ---- str.format ----------------------------------------------------------------------------------------------
 
-/** LazyLLM's values as shared/python's format() sees them: JSON-like, printed by this module's str()/repr(). */
-const lazyFormatModel: FormatModel = { ...jsonFormatModel, str: (v) => pyStr(v as PyValue), repr: (v) => pyRepr(v as PyValue), typeName: pyTypeName }
-
 /** Python `template.format(**kwargs)`. */
 export function pyFormat(template: string, kwargs: Record<string, PyValue>): string {
-  return strFormat(lazyFormatModel, template, [], new Map(Object.entries(kwargs)))
+  return strFormat(runtime.formatModel, template, [], new Map(Object.entries(kwargs)))
 }

@@ -1,7 +1,7 @@
 // Rows read for rendering keep Python's number types: 1.0 stays a float (PyFloat) so str() prints "1.0" as
 // OpenCompass does, integers stay numbers, and integers past 2^53 stay exact (bigint).
 import { describe, expect, it } from 'vitest'
-import { PyFloat } from '../../../shared/engine/py-value'
+import { PyFloat } from '../../../shared/python/json'
 import { openDataset, peekJsonl } from '../../../main/services/datasets'
 import { tmpDir, write } from './helpers'
 

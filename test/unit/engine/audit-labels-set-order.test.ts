@@ -4,7 +4,7 @@
 // Expected orders below were printed by CPython 3.11: `list(set(values))`.
 import { describe, expect, it } from 'vitest'
 import { PyFloat } from '../../../shared/engine'
-import { pyKeyEq } from '../../../shared/engine/py-value'
+import { pyKeyEq } from '../../../shared/python/json'
 import { pySetOrder } from '../../../shared/engine/py-set-order'
 import { codes, prep, render, ZERO } from './helpers'
 

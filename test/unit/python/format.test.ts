@@ -4,8 +4,7 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { PyError } from '../../../shared/python/errors'
 import { formatValue, percentFormat, strFormat } from '../../../shared/python/format'
-import { PyFloat } from '../../../shared/python/json'
-import { jsonFormatModel, tuple } from '../../../shared/python/values'
+import { PyFloat, jsonRuntime, tuple } from '../../../shared/python/json'
 import { fromBits, type Tagged } from './cpython-tables'
 
 type Outcome = { ok: string } | { err: string }
@@ -43,7 +42,7 @@ const expected = (r: Outcome): Outcome => ('ok' in r ? { ok: r.ok } : { err: r.e
 
 describe('format(value, spec) is CPython’s', () => {
   it.each(tables.format.map((r) => [`${JSON.stringify(r.value)} ${JSON.stringify(r.spec)}`, r] as const))('%s', (_n, r) => {
-    expect(outcome(() => formatValue(jsonFormatModel, value(r.value), r.spec))).toEqual(expected(r))
+    expect(outcome(() => formatValue(jsonRuntime.formatModel, value(r.value), r.spec))).toEqual(expected(r))
   })
 })
 
@@ -51,12 +50,12 @@ describe('str.format is CPython’s', () => {
   const args = value(tables.strFormat.args) as unknown[]
   const kwargs = new Map(Object.entries(value(tables.strFormat.kwargs) as Record<string, unknown>))
   it.each(tables.strFormat.rows.map((r) => [JSON.stringify(r.template), r] as const))('%s', (_n, r) => {
-    expect(outcome(() => strFormat(jsonFormatModel, r.template, args, kwargs))).toEqual(expected(r))
+    expect(outcome(() => strFormat(jsonRuntime.formatModel, r.template, args, kwargs))).toEqual(expected(r))
   })
 })
 
 describe('printf-style % is CPython’s', () => {
   it.each(tables.percent.map((r) => [`${JSON.stringify(r.template)} % ${JSON.stringify(r.values)}`, r] as const))('%s', (_n, r) => {
-    expect(outcome(() => percentFormat(jsonFormatModel, r.template, value(r.values)))).toEqual(expected(r))
+    expect(outcome(() => percentFormat(jsonRuntime.formatModel, r.template, value(r.values)))).toEqual(expected(r))
   })
 })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { LabelDict, parsePyJson, PyFloat, pyRepr, pyStr } from '../../../shared/engine'
+import { LabelDict, parsePyJson, PyFloat, pyRepr, pyStr } from '../../../shared/python/json'
 
 describe('pyStr writes values as Python str() does', () => {
   it.each<[string, unknown, string]>([
