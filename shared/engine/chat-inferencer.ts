@@ -25,8 +25,12 @@ export interface ChatTurn {
   source: 'ground-truth' | 'model-output'
 }
 
+/**
+ * ChatInferencer, and AgentInferencer (icl_agent_inferencer.py), its subclass: the same chat list and turns; the
+ * agent model then writes the LLM's prompt from them with its own protocol (render-row shows the chat only).
+ */
 export function isChatInferencer(p: Prepared): boolean {
-  return p.inferencer.type === 'ChatInferencer'
+  return p.inferencer.type === 'ChatInferencer' || p.inferencer.type === 'AgentInferencer'
 }
 
 const isStr = (v: unknown): v is string => typeof v === 'string'

@@ -565,6 +565,32 @@ function renderChatRow(prepared: Prepared, testIndex: number, rowIndex: number, 
   return { ...firstOf(items), problems, items, itemKind: 'turn' }
 }
 
+/**
+ * AgentInferencer: the messages the agent gets for this request (its history and the user message: infer_last's
+ * set_history(chat[:user_idx]) + chat(content); infer_every's chat(content, history)). The agent (LagentAgent /
+ * CodeAgent) writes the LLM's prompt from them with its protocol, which only the agent library knows.
+ */
+function agentTurn(history: ChatMessageJson[], m: ModelContext, prepared: Prepared, base: Pick<ModelRender, 'modelId' | 'modelName' | 'contextLength' | 'specialTokens'>): ModelRender {
+  const messages = history.map((x) => ({ role: x.role, content: typeof x.content === 'string' ? x.content : (x.content as unknown[]) }))
+  const tokens = m.counter.count(JSON.stringify(messages))
+  const mode = prepared.inferencer.inferMode ?? 'last'
+  const steps =
+    mode === 'every' ? " Earlier assistant turns are the agent's own steps (its inner_steps), shown as placeholders." : mode === 'every_with_gt' ? " Earlier assistant turns reach the agent through its gt_response(), in the agent's own step format, shown here as the dataset has them." : ''
+  return {
+    ...base,
+    kind: 'messages',
+    messages,
+    tokens,
+    problems: [
+      {
+        code: 'agent-protocol',
+        severity: 'warning',
+        message: `AgentInferencer hands these messages to an agent model (LagentAgent / CodeAgent, opencompass.models.lagent), which writes ${m.profile.name}'s prompt with its own protocol (system prompt, tool descriptions, ReAct steps) and runs tools between calls: that prompt needs the agent library and is not shown. A plain model config fails upstream (AgentInferencer reads model.agent).${steps}`
+      }
+    ]
+  }
+}
+
 /** One ChatInferencer request through a model: its chat parser (LM: begin/content/end; API: api_role) or format. */
 function renderChatTurn(history: ChatMessageJson[], m: ModelContext, prepared: Prepared, row: number): ModelRender {
   const p = m.profile
@@ -572,6 +598,7 @@ function renderChatTurn(history: ChatMessageJson[], m: ModelContext, prepared: P
   if (h) return harnessRender(wrapChatHistory(history, p, h, { mode: 'gen', row, countTokens: (t) => m.counter.count(t) }), m)
   const base = { modelId: p.id, modelName: p.name, contextLength: p.context_length, specialTokens: specialTokenList(p) }
   const fail = (e: unknown): ModelRender => ({ ...base, kind: 'text', text: '', problems: [engineProblem(toEngineError(e, 'parse', { row }), 'error')] })
+  if (prepared.inferencer.type === 'AgentInferencer') return agentTurn(history, m, prepared, base)
   if (p.format === 'opencompass-meta' && (p.meta_parser ?? 'lm') === 'lm') {
     try {
       const text = chatLmParse(history, p.meta_template ?? null)

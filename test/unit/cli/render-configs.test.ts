@@ -95,12 +95,12 @@ describe('render on inferencers other than Gen and PPL', () => {
     expect(lines.map((l) => l.label)).toEqual([0, 1])
   })
 
-  it('names an inferencer that is not reproduced among the project problems', async () => {
+  it('names an inferencer whose prompt needs the model among the project problems', async () => {
     const { Workspace } = await import('../../../main/services/workspace/workspace')
     writeFileSync(join(dir, 'c3_agent.py'), withInferencer('AgentInferencer'))
     const ws = new Workspace({ mode: 'browser', mediaUrl: (p: string) => p, pickSavePath: async () => null, emit: () => {} } as never)
     const s = await ws.session.openSpec({ root: dir, configFile: join(dir, 'c3_agent.py'), dataset: join(dir, 'test.jsonl'), modelFiles: ['opencompass-internlm2-chat-meta'] } as never)
-    expect(s.problems).toContainEqual(expect.objectContaining({ code: 'inferencer', severity: 'warning', message: expect.stringContaining('C3: AgentInferencer is not reproduced') }))
+    expect(s.problems).toContainEqual(expect.objectContaining({ code: 'inferencer', severity: 'warning', message: expect.stringContaining("C3: AgentInferencer builds each row's chat as ChatInferencer does") }))
   })
 })
 
@@ -274,5 +274,64 @@ describe('render on SWCELossInferencer', () => {
   it('fails for an API model as upstream does (its tokenizer is None), and exits 1', async () => {
     const { code, line } = await swceRender('opencompass-api')
     expect([line.problems.find((p: { severity: string }) => p.severity === 'error')?.message, code]).toEqual(["inferencer: AttributeError: 'NoneType' object has no attribute 'vocab_size'", 1])
+  })
+})
+
+// configs/datasets/math/math_agent_gen_0c1b4e.py, with one shot.
+const MATH_AGENT = `from opencompass.openicl.icl_prompt_template import PromptTemplate
+from opencompass.openicl.icl_retriever import ZeroRetriever
+from opencompass.openicl.icl_inferencer import AgentInferencer
+from opencompass.datasets import (
+    MATHDataset, MATHAgentEvaluator, math_postprocess
+)
+
+math_reader_cfg = dict(input_columns=['problem'], output_column='solution')
+
+math_infer_cfg = dict(
+    prompt_template=dict(
+        type=PromptTemplate,
+        template=dict(
+            round=[
+                dict(role='HUMAN', prompt='What is 1+1?'),
+                dict(role='BOT', prompt="""Tool:PythonInterpreter
+Tool Input:\`\`\`python
+def solution():
+    return 1 + 1
+\`\`\`"""),
+                dict(role='SYSTEM', prompt='Response:2'),
+                dict(role='BOT', prompt='FinalAnswer: The final answer is $2$. I hope it is correct.'),
+                dict(role='HUMAN', prompt='{problem}'),
+            ])),
+    retriever=dict(type=ZeroRetriever),
+    inferencer=dict(type=AgentInferencer),
+)
+
+math_datasets = [
+    dict(
+        abbr='math-agent',
+        type=MATHDataset,
+        path='opencompass/math',
+        reader_cfg=math_reader_cfg,
+        infer_cfg=math_infer_cfg,
+    )
+]
+`
+
+describe('render on AgentInferencer', () => {
+  const agentRender = async () => {
+    writeFileSync(join(dir, 'math_agent.py'), MATH_AGENT)
+    writeFileSync(join(dir, 'math.jsonl'), JSON.stringify({ problem: 'What is 2+3?', solution: '5' }) + '\n')
+    const r = await run(['render', '--config', join(dir, 'math_agent.py'), '--dataset', join(dir, 'math.jsonl'), '--model', 'opencompass-internlm2-chat-meta'])
+    return JSON.parse(r.out.trim().split('\n')[0])
+  }
+
+  it('gives the messages the agent receives, ending with the row\'s question', async () => {
+    const line = await agentRender()
+    expect(line.prompt.at(-1)).toEqual({ role: 'user', content: 'What is 2+3?' })
+  })
+
+  it('says the agent\'s own prompt around them is not shown', async () => {
+    const line = await agentRender()
+    expect(line.problems).toContainEqual(expect.objectContaining({ severity: 'warning', message: expect.stringContaining('writes InternLM2') }))
   })
 })
