@@ -87,11 +87,26 @@ function isInt(v: unknown): v is number {
   return typeof v === 'number' && Number.isInteger(v)
 }
 
+/**
+ * What a model-ranked retriever needs, named from its config (the defaults are TopkRetriever's and MDLRetriever's
+ * in opencompass/openicl/icl_retriever): the examples of every row depend on those weights, so none is shown.
+ */
+function needsModelsMessage(type: string, cfg: Record<string, any>): string {
+  const st = typeof cfg.sentence_transformers_model_name === 'string' ? cfg.sentence_transformers_model_name : 'all-mpnet-base-v2'
+  const tok = typeof cfg.tokenizer_name === 'string' ? cfg.tokenizer_name : 'gpt2-xl'
+  const base = `${type} ranks the train rows by the embeddings of the sentence-transformers model '${st}' (inputs cut with the '${tok}' tokenizer) and a faiss nearest-neighbour search`
+  const extra =
+    type === 'MDLRetriever'
+      ? `, then scores ${pyStr(cfg.candidate_num ?? 1)} candidate example sets ${pyStr(cfg.select_time ?? 5)} times with the language model '${typeof cfg.ce_model_name === 'string' ? cfg.ce_model_name : 'gpt2-xl'}'`
+      : type === 'VotekRetriever' || type === 'DPPRetriever' || type === 'MMRRetriever'
+        ? ', then selects among them with scores computed from those embeddings'
+        : ''
+  return `${base}${extra}: the examples of every row depend on those model weights, which PromptLoom does not run, so no row can be rendered with the examples upstream would pick`
+}
+
 /** Checks constructor arguments the way Python's call machinery would, before any retriever code runs. */
 function checkArguments(type: string, cfg: Record<string, any>, family: Family): RetrieveResult | null {
-  if (NEEDS_MODELS.includes(type)) {
-    return fail('UnsupportedRetriever', `${type} needs sentence-transformers embeddings and cannot run offline`, 'retriever')
-  }
+  if (NEEDS_MODELS.includes(type)) return fail('UnsupportedRetriever', needsModelsMessage(type, cfg), 'retriever')
   const accepted = PARAMS[type]?.[family]
   if (!accepted) {
     // The gist of mmengine's Registry.build error for an unregistered type.
