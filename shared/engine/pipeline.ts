@@ -81,6 +81,21 @@ function applyRange(rows: Row[], range: unknown, name: string): Row[] {
   throw new PyRaise('NotImplementedError', `${name} given as a number shuffles with Python's random.Random; not supported`, 'dataset', { path: `reader_cfg.${name}` })
 }
 
+/**
+ * A precomputed ice_idx (the JSON of upstream's `retriever.retrieve()`): one list of train indices per test row of
+ * the split, each an int below the train split's size (negative counts from the end, as Python indexes).
+ */
+function precomputedIndices(src: { file: string; indices: unknown }, trainSize: number, testSize: number, retriever: string): ReturnType<typeof retrieveIndices> {
+  const bad = (why: string): ReturnType<typeof retrieveIndices> => ({ ok: false, error: { code: 'IceIdxFile', message: `IceIdxFile: ${src.file}: ${why}`, stage: 'retrieve' } })
+  const v = src.indices
+  if (typeof v === 'string') return bad(v)
+  if (!Array.isArray(v) || !v.every((x) => Array.isArray(x) && x.every((i) => Number.isInteger(i)))) return bad('expected a JSON list of lists of train indices, one list per test row')
+  if (v.length !== testSize) return bad(`${v.length} lists for ${testSize} test rows`)
+  for (const idx of v as number[][]) for (const i of idx) if (i >= trainSize || i < -trainSize) return bad(`train index ${i} is out of range for ${trainSize} train rows`)
+  const note = `examples from the precomputed ice_idx ${src.file} (${retriever} is not run by PromptLoom: the file says which train rows upstream retrieved)`
+  return { ok: true, indices: v as number[][], notes: (v as number[][]).map((_, row) => ({ row, code: 'ice-idx-precomputed', message: note })) }
+}
+
 /** DatasetReader.__init__'s keyword arguments (the same in OpenCompass a5acc4b and AISBench 29c363e). */
 const READER_ARGS = new Set(['input_columns', 'output_column', 'input_template', 'output_template', 'train_split', 'train_range', 'test_split', 'test_range'])
 
@@ -142,7 +157,7 @@ export function preparePipeline(input: PipelineInput): Prepared | EngineError {
       retrieverCfg.prompt_template = cfg.prompt_template ?? null
     }
     if (inferencer.type === 'CLPInferencer') clpBeforeRetrieve(inf, input.parser)
-    const r = retrieveIndices(retrieverCfg, { train, test, inputColumns, outputColumn, family })
+    const r = input.ice_idx ? precomputedIndices(input.ice_idx, train.length, test.length, String(rcfg.type)) : retrieveIndices(retrieverCfg, { train, test, inputColumns, outputColumn, family })
     if (!r.ok) return { code: r.error.code, message: r.error.message, stage: r.error.stage, at: { path: 'retriever' }, upstream: r.error.message.split(':')[0] }
     const p: Prepared = {
       input,

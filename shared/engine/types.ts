@@ -19,6 +19,11 @@ export interface PipelineInput {
   mode: Mode
   max_seq_len?: number | null
   model_outputs?: string[][]
+  /**
+   * The retriever's result computed elsewhere (`retriever.retrieve()` of upstream, one list of train indices per
+   * test row, dumped as JSON): used instead of running the retriever, for those that need model weights (TopK, MDL).
+   */
+  ice_idx?: { file: string; indices: unknown }
 }
 
 /** A quirk of upstream that the engine reproduces and points out. */

@@ -59,5 +59,6 @@ function labelsFromColumn(v: Variant): boolean {
 /** Whether rendering a row needs every test row (retrievers that compare rows, or PPL labels from a column). */
 export function needsWholeSplit(v: Variant): boolean {
   // CLPInferencer reads the choices of the split's first row (test_ds[0]['choices']) for every row.
-  return needsAllTestRows(v) || (variantMode(v) === 'ppl' && labelsFromColumn(v)) || inferencerName(v) === 'CLPInferencer'
+  // A precomputed ice_idx holds one list per row of the whole split.
+  return needsAllTestRows(v) || (variantMode(v) === 'ppl' && labelsFromColumn(v)) || inferencerName(v) === 'CLPInferencer' || v.iceIdxFile !== undefined
 }

@@ -138,6 +138,11 @@ export async function loadProject(spec: ProjectSpec, o: LoadOptions): Promise<Lo
   const testSplit = pick(reader.test_split, 'test')
   const trainSplit = pick(reader.train_split, 'train')
   if (variants.length === 0) variants = [defaultVariant(dataset.columns)]
+  for (const [id, file] of Object.entries(spec.iceIdx ?? {})) {
+    const v = variants.find((x) => x.id === id)
+    if (v) v.iceIdxFile = file
+    else problems.push({ code: 'config', severity: 'warning', message: `project.json iceIdx names "${id}", which is not a template variant of this project (${variants.map((x) => x.id).join(', ')})` })
+  }
 
   const hasMedia = dataset.columns.some((c) => c.media) || variants.some((v) => !readsInputColumns(v))
   const loaded = await loadModels(modelRefs(spec, hasMedia))

@@ -20,6 +20,12 @@ export interface ProjectSpec {
    * default: the dataset file's folder. project.json `mediaFolder`, relative to the project.
    */
   mediaFolder?: string
+  /**
+   * project.json `iceIdx`: per template variant (its abbr), a JSON file holding upstream's `retriever.retrieve()` —
+   * one list of train indices per test row — used instead of running the retriever (TopK and MDL need model
+   * weights). Paths relative to the project.
+   */
+  iceIdx?: Record<string, string>
 }
 
 const CONFIG_EXT = new Set(['.py', '.yaml', '.yml'])
@@ -82,7 +88,12 @@ async function readManifest(file: string): Promise<ProjectSpec> {
   const config = str('config')
   const idColumn = str('idColumn')
   const mediaFolder = str('mediaFolder')
+  const ice = m.iceIdx
+  if (ice !== undefined && (ice === null || typeof ice !== 'object' || Array.isArray(ice) || Object.values(ice).some((x) => typeof x !== 'string'))) {
+    throw new ProjectOpenError(`${file}: field "iceIdx" must map template variant names to file paths`)
+  }
   return {
+    ...(ice ? { iceIdx: Object.fromEntries(Object.entries(ice as Record<string, string>).map(([k, x]) => [k, resolve(root, x)])) } : {}),
     ...(idColumn ? { idColumn } : {}),
     name: str('name') ?? basename(root),
     root,

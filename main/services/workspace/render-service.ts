@@ -2,6 +2,7 @@
 // prompt template) over the row — or once over the whole split for retrievers that compare rows — and rendered
 // through every chosen model (render-row.ts), with the row's media resolved for the app. Export and lint prepare
 // rows through the same `prepare`.
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Problem, RowCuration, RowRender } from '../../../shared/api/types'
 import { CONTENT_SPEC_KEY, type ContentSpec } from '../../../shared/builder'
@@ -16,6 +17,21 @@ import { conversationView } from './render-conversation'
 import { apiItems, engineProblem, renderPreparedRow, type ModelContext } from './render-row'
 import { findMediaRefs, resolveRowMedia } from './row-media'
 import { conversationOf, type Variant } from './variants'
+
+/** A precomputed ice_idx file's JSON (the engine checks its shape against the splits). */
+async function readIceIdx(file: string): Promise<{ file: string; indices: unknown }> {
+  let text: string
+  try {
+    text = await readFile(file, 'utf8')
+  } catch (e) {
+    return { file, indices: `cannot read: ${e instanceof Error ? e.message : String(e)}` }
+  }
+  try {
+    return { file, indices: JSON.parse(text) }
+  } catch (e) {
+    return { file, indices: `not JSON: ${e instanceof Error ? e.message : String(e)}` }
+  }
+}
 
 /** Retrievers that compare a row with every other row read the whole split; beyond this we refuse politely. */
 const MAX_ROWS_IN_MEMORY = 200_000
@@ -65,7 +81,8 @@ export class RenderService {
       train: v.infer_cfg.retriever?.type === 'ZeroRetriever' ? [] : await this.trainRows(p),
       meta_template: null,
       parser: 'lm' as const,
-      mode: variantMode(v)
+      mode: variantMode(v),
+      ...(v.iceIdxFile ? { ice_idx: await readIceIdx(v.iceIdxFile) } : {})
     }
     if (rows !== 'all') return preparePipeline({ ...base, test: rows })
     // An unsaved template edit is not one of the project's variants: cached under its config, one at a time.

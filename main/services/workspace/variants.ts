@@ -12,6 +12,8 @@ export interface Variant {
   family: Family
   reader_cfg: Record<string, any>
   infer_cfg: Record<string, any>
+  /** A precomputed ice_idx file for this variant (project.json `iceIdx`), used instead of its retriever. */
+  iceIdxFile?: string
 }
 
 const AIS_ONLY_TEMPLATES = new Set(['MMPromptTemplate', 'MultiTurnPromptTemplate'])
