@@ -29,7 +29,10 @@ const INFERENCER_NOTES: Record<string, { severity: 'info' | 'warning'; text: str
   CLPInferencer: { severity: 'info', text: 'builds its prompts as GenInferencer does, refuses API models, and scores the first token of each of the first test row\'s `choices` (the scores need the model); shown as such' },
   SWCELossInferencer: { severity: 'info', text: 'tokenizes each row\'s text as it is (no meta or chat template), refuses API models, and computes a loss over sliding windows of every row\'s tokens (the windows need the model\'s tokenizer); each row\'s text is shown' },
   AgentInferencer: { severity: 'warning', text: "builds each row's chat as ChatInferencer does and hands it to an agent model, which writes the LLM's prompt with its own protocol (system prompt, tools, ReAct steps): the chat messages are shown, the agent's prompt is not" },
-  BFCLV3FunctionCallInferencer: { severity: 'warning', text: 'is not reproduced (function-calling turns with tool schemas); the prompt is shown as GenInferencer would build it' }
+  BFCLV3FunctionCallInferencer: {
+    severity: 'warning',
+    text: "is not reproduced: it ignores the prompt template, reads each row's `question` (JSON turns) and `function` (tool schemas), turns the schemas into OpenAI tools (returns_tool_calls) or a system prompt with the bfcl_eval package, and executes tool calls between requests; the template's text shown is not what the model receives"
+  }
 }
 
 export function inferencerNote(v: Variant): { severity: 'info' | 'warning'; message: string } | null {
