@@ -187,6 +187,13 @@ export function preparePipeline(input: PipelineInput): Prepared | EngineError {
     if (input.mode === 'ppl') p.labels = getLabels(p, inf.labels)
     if (inferencer.type === 'CLPInferencer') clpChoices(p)
     if (inferencer.type === 'SWCELossInferencer') swcePrepare(p, inf)
+    if (inferencer.type === 'LLInferencer') {
+      p.rowNote = {
+        code: 'll-continuation',
+        message: "LLInferencer sends each label's prompt and scores the log-likelihood of the row's `cont` value after it (get_loglikelihood); the scores need the model.",
+        at: { field: 'cont' }
+      }
+    }
     return p
   } catch (e) {
     return fail(e, 'dataset')
@@ -576,6 +583,8 @@ export function buildPromptList(p: Prepared, testIndex: number, limit?: SeqLimit
     // SWCELossInferencer retrieves but passes ice='' (swcePrepare): no example is used.
     let idx = p.inferencer.type === 'SWCELossInferencer' ? [] : (p.iceIdx[testIndex] ?? [])
     if (p.mode === 'ppl') {
+      // LLInferencer reads retriever.test_ds[idx]['cont'] beside each label prompt.
+      if (p.inferencer.type === 'LLInferencer' && !Object.prototype.hasOwnProperty.call(p.test[testIndex], 'cont')) throw new PyRaise('KeyError', "'cont'", 'prompt', { row: testIndex, field: 'cont' })
       stage = 'ice'
       let ice = generateIce(p, idx, 'ice', warnings)
       stage = 'prompt'

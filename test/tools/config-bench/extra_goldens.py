@@ -17,6 +17,9 @@ harness's registry, imported from the checkout's own files:
   encode records the text it is given) and a `model.model` whose `.device` stops the run once every row is
   encoded and the output-column assert has passed (what follows is the model's loss); an API model gets
   OpenAI's `tokenizer = None`.
+- LLInferencer (opencompass/openicl/icl_inferencer/icl_ll_inferencer.py), run by `run_ll_case`: the real
+  inference() with a model whose get_loglikelihood records the parsed label prompts and the `cont` values it is
+  given (returning zeros); written in the shape of the harness's PPL cases.
 - XiezhiRetriever (opencompass/datasets/xiezhi.py; the configs pass the class itself), entered like
   OlympiadBench.py below, run by the harness's own run_pipeline_case.
 - OlympiadBenchTemplate, OlympiadBenchRawTemplate (opencompass/datasets/OlympiadBench.py). The module is
@@ -55,6 +58,7 @@ def load(tree, shared):
     xz = importlib.import_module('opencompass.datasets.xiezhi')
     m.retrievers['XiezhiRetriever'] = xz.XiezhiRetriever
     m.swce = importlib.import_module('opencompass.openicl.icl_inferencer.icl_sw_ce_loss_inferencer')
+    m.ll = importlib.import_module('opencompass.openicl.icl_inferencer.icl_ll_inferencer')
     clp = importlib.import_module('opencompass.openicl.icl_inferencer.icl_clp_inferencer')
     m.CLPInferencer = clp.CLPInferencer
     m.templates['OlympiadBenchTemplate'] = ob.OlympiadBenchTemplate
@@ -218,6 +222,80 @@ def swce_cases():
     return out
 
 
+def run_ll_case(m, oc_run, inp, models):
+    """OpenICLInferTask._inference with LLInferencer, get_loglikelihood recorded."""
+    from common import Stage, build_from_cfg, decode_cfg_value, error_record, label_to_json, new_state, to_jsonable
+    import copy
+    import tempfile
+    HarnessLM, HarnessAPI = models
+    st = new_state()
+    infer_cfg = inp['infer_cfg']
+    tmp = tempfile.mkdtemp(prefix='ocgold_')
+    calls = []
+    try:
+        with Stage(st, 'dataset'):
+            dataset = oc_run.build_dataset(m, inp['reader_cfg'], inp.get('train', []), inp['test'])
+        with Stage(st, 'model'):
+            model = HarnessLM(copy.deepcopy(inp.get('meta_template')), inp.get('max_seq_len'))
+
+            class Zeros(list):
+                def tolist(self):
+                    return list(self)
+            model.get_loglikelihood = lambda inputs, conts: calls.append((list(inputs), list(conts))) or Zeros([0.0] * len(inputs))
+        with Stage(st, 'template'):
+            ice_template = prompt_template = None
+            if 'ice_template' in infer_cfg:
+                ice_template = build_from_cfg(infer_cfg['ice_template'], m.templates)
+            if 'prompt_template' in infer_cfg:
+                prompt_template = build_from_cfg(infer_cfg['prompt_template'], m.templates)
+        with Stage(st, 'retriever'):
+            retriever = build_from_cfg(infer_cfg['retriever'], m.retrievers, dataset=dataset)
+        with Stage(st, 'inferencer'):
+            inf_cfg = decode_cfg_value(copy.deepcopy(infer_cfg['inferencer']))
+            inf_cfg.pop('type')
+            inferencer = m.ll.LLInferencer(model=model, max_seq_len=inp.get('max_seq_len'), output_json_filepath=tmp, **inf_cfg)
+        labels = inferencer.labels if inferencer.labels is not None else retriever.get_labels(ice_template=ice_template, prompt_template=prompt_template)
+        prompts = []
+        real_label_prompt = retriever.generate_label_prompt
+
+        def label_prompt(**kw):
+            p = real_label_prompt(**kw)
+            prompts.append(p)  # no max_seq_len: one call per (label, row), label-major
+            return p
+        retriever.generate_label_prompt = label_prompt
+        with Stage(st, 'prompt'):
+            inferencer.inference(retriever, ice_template=ice_template, prompt_template=prompt_template)
+        texts = [t for inputs, _ in calls for t in inputs]
+        conts = [c for _, cs in calls for c in cs]
+        n = len(inp['test'])
+        assert conts == [r['cont'] for r in inp['test']] * len(labels)  # the continuation scored is each row's `cont`
+        items = [{'index': i, 'label': label_to_json(label), 'prompt_list': to_jsonable(prompts[k * n + i]), 'model_input': to_jsonable(texts[k * n + i])}
+                 for k, label in enumerate(labels) for i in range(n)]
+        return {'labels': [label_to_json(x) for x in labels], 'ice_idx': [list(map(int, x)) for x in retriever.retrieve()], 'items': items}
+    except Exception as e:  # noqa
+        return error_record(e, st.stage)
+
+
+C3_READER = {'input_columns': ['question', 'content', 'choice0', 'choice1'], 'output_column': 'label'}
+C3_LL = {'prompt_template': {'type': 'PromptTemplate', 'template': {'__label_dict__': [
+    [0, {'round': [{'role': 'HUMAN', 'prompt': '文章：{content}\n问题：{question}'}, {'role': 'BOT', 'prompt': '答案：{choice0}'}]}],
+    [1, {'round': [{'role': 'HUMAN', 'prompt': '文章：{content}\n问题：{question}'}, {'role': 'BOT', 'prompt': '答案：{choice1}'}]}]]}},
+    'retriever': {'type': 'ZeroRetriever'}, 'inferencer': {'type': 'LLInferencer'}}
+C3_ROWS = [{'question': 'Q1?', 'content': 'C1', 'choice0': 'a', 'choice1': 'b', 'label': 0, 'cont': 'a'},
+           {'question': 'Q2?', 'content': 'C2', 'choice0': 'c', 'choice1': 'd', 'label': 1, 'cont': 'd'}]
+
+
+def ll_cases():
+    out = [{'id': 'oc-extra-LLInferencer-lm', 'category': 'll-inferencer',
+            'input': {'kind': 'pipeline', 'reader_cfg': C3_READER, 'infer_cfg': C3_LL, 'train': C3_ROWS,
+                      'test': C3_ROWS, 'mode': 'ppl', 'parser': 'lm', 'meta_template': LM}}]
+    no_cont = [{k: v for k, v in r.items() if k != 'cont'} for r in C3_ROWS]
+    out.append({'id': 'oc-extra-LLInferencer-no-cont', 'category': 'll-inferencer',
+                'input': {'kind': 'pipeline', 'reader_cfg': C3_READER, 'infer_cfg': C3_LL, 'train': no_cont,
+                          'test': no_cont, 'mode': 'ppl', 'parser': 'lm', 'meta_template': LM}})
+    return out
+
+
 CIVIL_READER = {'input_columns': ['text'], 'output_column': 'label', 'train_split': 'test', 'test_split': 'test'}
 CIVIL_INFER = {'prompt_template': {'type': 'PromptTemplate', 'template': {'round': [{'role': 'HUMAN', 'prompt': (
     'Text: {text}\nQuestion: Does the above text contain rude, hateful, aggressive, disrespectful or unreasonable '
@@ -313,8 +391,8 @@ def main():
     m, oc_run = load(tree, shared)
     models = oc_run.make_models(m)
     recs = []
-    for c in cases() + clp_cases() + xiezhi_cases() + swce_cases():
-        run = {'CLPInferencer': run_clp_case, 'SWCELossInferencer': run_swce_case}.get(c['input']['infer_cfg']['inferencer']['type'])
+    for c in cases() + clp_cases() + xiezhi_cases() + swce_cases() + ll_cases():
+        run = {'CLPInferencer': run_clp_case, 'SWCELossInferencer': run_swce_case, 'LLInferencer': run_ll_case}.get(c['input']['infer_cfg']['inferencer']['type'])
         exp = run(m, oc_run, c['input'], models) if run else oc_run.run_pipeline_case(m, c['input'], models)
         recs.append({'id': c['id'], 'family': 'opencompass', 'upstream': 'open-compass/opencompass@a5acc4bba3b658f151617a3b393602110fb7a740',
                      'category': c['category'], 'input': c['input'], 'expected': exp})

@@ -89,10 +89,18 @@ describe('render on inferencers other than Gen and PPL', () => {
 
   it('renders LLInferencer one prompt per label, as PPLInferencer, and says so', async () => {
     writeFileSync(join(dir, 'c3_ll.py'), withInferencer('LLInferencer'))
+    writeFileSync(join(dir, 'test.jsonl'), JSON.stringify({ ...ROW, cont: 'a' }) + '\n')
     const r = await run(['render', '--config', join(dir, 'c3_ll.py'), '--dataset', join(dir, 'test.jsonl'), '--model', 'opencompass-internlm2-chat-meta'])
     expect(r.code).toBe(0)
     const lines = r.out.trim().split('\n').map((l) => JSON.parse(l))
     expect(lines.map((l) => l.label)).toEqual([0, 1])
+  })
+
+  it('fails an LLInferencer row without the `cont` column it scores, as upstream does, and exits 1', async () => {
+    writeFileSync(join(dir, 'c3_ll.py'), withInferencer('LLInferencer'))
+    const r = await run(['render', '--config', join(dir, 'c3_ll.py'), '--dataset', join(dir, 'test.jsonl'), '--model', 'opencompass-internlm2-chat-meta'])
+    const line = JSON.parse(r.out.trim().split('\n')[0])
+    expect([line.problems.at(-1).message, r.code]).toEqual(["prompt: KeyError: 'cont'", 1])
   })
 
   it('names an inferencer whose prompt needs the model among the project problems', async () => {
