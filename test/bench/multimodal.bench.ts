@@ -1,10 +1,15 @@
 // Multimodal dataset benchmark: `npx tsx test/bench/multimodal.bench.ts [rows] [rounds]`. Generates a VLMEvalKit
-// TSV of `rows` rows (default 10,000), each with a base64 JPEG in its `image` column (~16 KB of base64), in /tmp
-// (never in the repo; removed afterwards), then opens it the way the app does (index first, validation in the background) and prints,
-// beside `wc -l` on the same file in the same run: time to an open handle (every row's byte range known), first
-// rows read, the whole open with validation (column types, media columns), and peak memory.
-import { execFileSync } from 'node:child_process'
-import { createWriteStream, existsSync, rmSync, statSync } from 'node:fs'
+// TSV of `rows` rows (default 10,000), each with a base64 JPEG in its `image` column (~95 KB of base64: 10,000
+// rows make the ~960 MB file of issue #16), in /tmp (never in the repo; removed afterwards), then opens it the way
+// the app does (index first, validation in the background) and prints, beside `wc -l` on the same file in the same
+// run: time to an open handle (every row's byte range known), first rows read, the whole open with validation
+// (column types, media columns), and peak memory. Then #16 goal 3's whole jobs, each `promptloom` as a process
+// (after npm run build), beside `cat FILE > OUT` in the same run: render through a VLM with media as file URLs, the
+// dataset exported with pictures as file URLs, and as base64 (output rate, peak RSS). Goals: first rows < 1 s,
+// index within 3× wc -l, file URLs < 10 s, base64 ≥ 200 MB/s under 500 MB.
+import { execFileSync, spawn } from 'node:child_process'
+import { createWriteStream, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs'
+import { loadavg, tmpdir } from 'node:os'
 import sharp from 'sharp'
 import { openDataset } from '../../main/services/datasets'
 import path from 'node:path'
@@ -20,13 +25,13 @@ async function generate(): Promise<void> {
   // A few distinct noisy pictures, so the cells are real JPEG base64 of a realistic size.
   const pics: string[] = []
   for (let k = 0; k < 8; k++) {
-    const raw = Buffer.alloc(128 * 96 * 3)
+    const raw = Buffer.alloc(460 * 320 * 3)
     let seed = k + 1
     for (let i = 0; i < raw.length; i++) raw[i] = (seed = (seed * 1103515245 + 12345) & 0x7fffffff) & 0xff
     pics.push(
       (
-        await sharp(raw, { raw: { width: 128, height: 96, channels: 3 } })
-          .jpeg({ quality: 60 })
+        await sharp(raw, { raw: { width: 460, height: 320, channels: 3 } })
+          .jpeg({ quality: 80 })
           .toBuffer()
       ).toString('base64')
     )
@@ -78,6 +83,7 @@ async function main(): Promise<void> {
   }
   clearInterval(sampler)
   await shutdownWorkers()
+  console.log(`load average ${loadavg()[0].toFixed(1)}`)
   console.log(`file: ${FILE} (${ROWS.toLocaleString()} rows, ${(size / 1e6).toFixed(0)} MB, base64 JPEG per row)`)
   console.log(
     `index (open handle):  best ${s(best(open))}   | anchor wc -l best ${s(best(wc))} → ${(best(open) / best(wc)).toFixed(1)}×`
@@ -87,9 +93,57 @@ async function main(): Promise<void> {
   console.log(
     `peak memory: ${((peak - baseline) / 1e6).toFixed(0)} MB above the ${(baseline / 1e6).toFixed(0)} MB baseline (rss ${(peak / 1e6).toFixed(0)} MB)`
   )
+  await wholeJobs(size)
   console.log(
     `rounds (ms): open ${open.map((x) => x.toFixed(0)).join(' ')} | first ${first.map((x) => x.toFixed(0)).join(' ')} | whole ${whole.map((x) => x.toFixed(0)).join(' ')} | wc ${wc.map((x) => x.toFixed(0)).join(' ')}`
   )
+}
+
+/** A process to its end: wall seconds, CPU seconds (user + sys) and peak RSS in bytes (from /usr/bin/time). */
+function timed(cmd: string, args: string[]): Promise<{ wall: number; cpu: number; rss: number }> {
+  const t0 = performance.now()
+  return new Promise((resolve, reject) => {
+    const c = spawn('/usr/bin/time', ['-f', '%U %S %M', cmd, ...args], { stdio: ['ignore', 'ignore', 'pipe'] })
+    let err = ''
+    c.stderr.on('data', (d) => (err += d))
+    c.on('exit', (code) => {
+      const m = /([\d.]+) ([\d.]+) (\d+)\s*$/.exec(err)
+      if ((code !== 0 && code !== 1) || !m) return reject(new Error(`${cmd} ${args.join(' ')} exited ${code}: ${err.slice(-400)}`))
+      resolve({ wall: (performance.now() - t0) / 1000, cpu: Number(m[1]) + Number(m[2]), rss: Number(m[3]) * 1024 })
+    })
+  })
+}
+
+/** #16 goal 3's whole jobs as processes, beside cat of the same file in the same run. */
+async function wholeJobs(size: number): Promise<void> {
+  const cli = path.join(__dirname, '../../out/main/cli.js')
+  if (!existsSync(cli) || !existsSync('/usr/bin/time')) {
+    console.log('whole jobs: not measured (build first: npm run build; needs /usr/bin/time)')
+    return
+  }
+  const dir = mkdtempSync(path.join(tmpdir(), 'pl-bench-mm-out-'))
+  try {
+    const out = (n: string) => path.join(dir, n)
+    const cat = await timed('sh', ['-c', `cat '${FILE}' > '${out('cat.tsv')}'`])
+    rmSync(out('cat.tsv'))
+    const node = process.execPath
+    const f = (r: { wall: number; cpu: number; rss: number }) => `${r.wall.toFixed(2)} s wall, CPU ${r.cpu.toFixed(2)} s, peak RSS ${(r.rss / 1048576).toFixed(0)} MB`
+    console.log(`anchor: cat FILE > OUT (${(size / 1e6).toFixed(0)} MB read and written): ${cat.wall.toFixed(2)} s wall → ${(size / 1e6 / cat.wall).toFixed(0)} MB/s`)
+    const render = await timed(node, [cli, 'render', '--config', FILE, '--model', 'qwen2.5-vl-instruct@vlmevalkit', '--media', 'url', '--out', out('render.jsonl')])
+    console.log(`render, VLMEvalKit Qwen2.5-VL, --media url: ${f(render)}   goal < 10 s: ${render.wall < 10 ? 'met' : 'NOT met'}`)
+    const url = await timed(node, [cli, 'export', FILE, '--out', out('url.jsonl'), '--format', 'jsonl', '--media', 'url'])
+    console.log(`export, pictures as file URLs: ${f(url)}   goal < 10 s: ${url.wall < 10 ? 'met' : 'NOT met'}`)
+    rmSync(out('url.jsonl'))
+    rmSync(out('url_media'), { recursive: true, force: true })
+    const b64 = await timed(node, [cli, 'export', FILE, '--out', out('b64.jsonl'), '--format', 'jsonl', '--media', 'base64'])
+    const mb = statSync(out('b64.jsonl')).size / 1e6
+    const rate = mb / b64.wall
+    console.log(
+      `export, pictures as base64 (${mb.toFixed(0)} MB out): ${f(b64)} → ${rate.toFixed(0)} MB/s (${(mb / b64.cpu).toFixed(0)} MB per CPU second)   goal ≥ 200 MB/s: ${rate >= 200 ? 'met' : 'NOT met'}, < 500 MB: ${b64.rss < 500 * 1048576 ? 'met' : 'NOT met'}`
+    )
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
 }
 
 main()

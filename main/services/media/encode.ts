@@ -5,7 +5,7 @@
 // 'encode-media'): it returns the encoded text as ASCII bytes, so a base64 image never becomes a JS string on the
 // main thread; `encodeAsset` is the same thing as a string, for one asset at a time.
 import { createHash } from 'node:crypto'
-import { mkdir, open, readFile, rename, writeFile } from 'node:fs/promises'
+import { mkdir, open, readFile, rename, stat, writeFile } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { MediaType } from '../datasets/types'
@@ -214,10 +214,16 @@ async function readHead(file: string): Promise<Buffer> {
   }
 }
 
-/** Writes bytes once as <mediaDir>/<sha256 prefix>.<ext> (atomic: temp then rename) and returns the path. */
+/**
+ * Writes bytes once as <mediaDir>/<sha256 prefix>.<ext> (atomic: temp then rename) and returns the path. The name
+ * is the content's: a file already there (an earlier row's picture, the same bytes) is not written again — a
+ * dataset that repeats its pictures cost a write, a rename and a 100 KB copy per row.
+ */
 async function writeMediaFile(dir: string, bytes: Buffer, ext: string): Promise<string> {
   const name = `${createHash('sha256').update(bytes).digest('hex').slice(0, 32)}.${ext}`
   const dest = join(dir, name)
+  // Files appear whole (renamed into place), so one of the right size is this content.
+  if ((await stat(dest).catch(() => null))?.size === bytes.length) return dest
   await mkdir(dir, { recursive: true })
   const tmp = `${dest}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`
   await writeFile(tmp, bytes)

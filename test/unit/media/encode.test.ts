@@ -1,9 +1,9 @@
-import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { encodeAsset } from '../../../main/services/media/encode'
+import { encodeAsset, encodePayload } from '../../../main/services/media/encode'
 
 // Smallest valid PNG signature + IHDR start is enough for sniffing.
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex')
@@ -65,5 +65,23 @@ describe('encodeAsset', () => {
   it('cannot make a file URL for inline data', async () => {
     const r = await encodeAsset({ source: b64, form: 'file-url', roots: [root] })
     expect(r).toMatchObject({ ok: false, code: 'invalid' })
+  })
+})
+
+describe('inline assets written as files', () => {
+  it('are written once per content: a second row with the same picture points to the file already there', async () => {
+    const dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'pl-enc-once-')))
+    try {
+      const media = path.join(dir, 'media')
+      const first = await encodePayload({ source: b64, form: 'path', roots: [], mediaDir: media })
+      const file = first.ok ? Buffer.from(first.payload).toString('utf8') : ''
+      const inode = statSync(file).ino
+      const second = await encodePayload({ source: `data:image/png;base64,${b64}`, form: 'path', roots: [], mediaDir: media })
+      expect(second.ok && Buffer.from(second.payload).toString('utf8')).toBe(file)
+      expect(statSync(file).ino).toBe(inode)
+      expect(readdirSync(media)).toEqual([path.basename(file)])
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
