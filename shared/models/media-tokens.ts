@@ -124,8 +124,234 @@ export function mllamaTiles(height: number, width: number, maxTiles: number, til
   return a * b
 }
 
+/** Python's int(x) for a finite float: toward zero. */
+const pyInt = (x: number): number => Math.trunc(x)
+
+/**
+ * The (rows, cols) of tiles an Idefics3ImageProcessor (Idefics3 and SmolVLM) cuts a picture into, along the path
+ * its preprocessing takes (transformers models/idefics3/image_processing_pil_idefics3.py): `resize` to the longest
+ * edge (`_resize_output_size_rescale_to_max_len`: the longer side becomes `longestEdge` — small pictures are scaled
+ * up — and the other side int(·), made even; then `_resize_output_size_scale_below_upper_bound` at MAX_IMAGE_SIZE
+ * 4096), `resize_for_vision_encoder` (the longer side rounded up to a multiple of `tile`, the other side int(longer
+ * / aspect) rounded up to a multiple), then `split_images` ((side - tile) // tile + 1 tiles a side, or 0 × 0 when
+ * the picture is one tile). The processor's `_get_num_multimodal_tokens` reads `get_number_of_image_patches`,
+ * which skips the int(longer / aspect) step; the prompt text follows the path here.
+ */
+export function idefics3Grid(height: number, width: number, longestEdge: number, tile: number): [number, number] {
+  let h = height
+  let w = width
+  let ar = w / h
+  if (w >= h) {
+    w = longestEdge
+    h = pyInt(w / ar)
+    if (h % 2 !== 0) h += 1
+  } else {
+    h = longestEdge
+    w = pyInt(h * ar)
+    if (w % 2 !== 0) w += 1
+  }
+  h = Math.max(h, 1)
+  w = Math.max(w, 1)
+  ar = w / h
+  if (w >= h && w > 4096) {
+    w = 4096
+    h = pyInt(w / ar)
+  } else if (h > w && h > 4096) {
+    h = 4096
+    w = pyInt(h * ar)
+  }
+  h = Math.max(h, 1)
+  w = Math.max(w, 1)
+  ar = w / h
+  if (w >= h) {
+    w = Math.ceil(w / tile) * tile
+    h = pyInt(w / ar)
+    h = Math.ceil(h / tile) * tile
+  } else {
+    h = Math.ceil(h / tile) * tile
+    w = pyInt(h * ar)
+    w = Math.ceil(w / tile) * tile
+  }
+  if (h > tile || w > tile) return [Math.floor((h - tile) / tile) + 1, Math.floor((w - tile) / tile) + 1]
+  return [0, 0]
+}
+
+/**
+ * Tokens one `<image>` becomes in Idefics3Processor (models/idefics3/processing_idefics3.py): per tile
+ * `<fake_token_around_image><row_r_col_c>` + image_seq_len × `<image>`, a "\n" after each row of tiles, then
+ * "\n<fake_token_around_image><global-img>" + image_seq_len × `<image>` + `<fake_token_around_image>`. Counted as
+ * the processor's `_get_num_multimodal_tokens` counts it: (seq + 3) + rows × ((seq + 2) × cols + 1) (the last row's
+ * "\n" and the global image's "\n" make one "\n\n" token).
+ */
+export function idefics3Tokens(rows: number, cols: number, imageSeqLen: number): number {
+  return imageSeqLen + 3 + rows * ((imageSeqLen + 2) * cols + 1)
+}
+
+/**
+ * LlavaOnevisionProcessor (models/llava_onevision/processing_llava_onevision.py) `replace_image_token` +
+ * `_get_number_of_features` / `_get_unpadded_features`: a picture alone in its prompt costs the base image
+ * (num_image_tokens) + the unpadded anyres grid of its best resolution + one newline per grid row, the grid scaled
+ * down by √(grid / (max_num_patches × patches²)) when that ratio passes 1.1 (anyres_max_N); a picture among several
+ * costs num_image_tokens + 1. Minus one for vision_feature_select_strategy "default".
+ */
+export function llavaOnevisionTokens(
+  origH: number,
+  origW: number,
+  o: { imageSize: number; numImageTokens: number; pinpoints: ReadonlyArray<readonly [number, number]>; maxNumPatches: number; strategy: 'default' | 'full' },
+  imagesInPrompt: number
+): number {
+  let n: number
+  if (imagesInPrompt > 1) n = o.numImageTokens + 1
+  else {
+    const [bh, bw] = selectBestResolution(origH, origW, o.pinpoints)
+    const scaleH = Math.floor(bh / o.imageSize)
+    const scaleW = Math.floor(bw / o.imageSize)
+    const p = Math.trunc(Math.sqrt(o.numImageTokens))
+    let curH = p * scaleH
+    let curW = p * scaleW
+    if (origW / origH > curW / curH) {
+      const newH = int7(origH * (curW / origW))
+      curH -= Math.floor((curH - newH) / 2) * 2
+    } else {
+      const newW = int7(origW * (curH / origH))
+      curW -= Math.floor((curW - newW) / 2) * 2
+    }
+    let unpadded = curH * curW
+    let newline = curH
+    const ratio = Math.sqrt((curH * curW) / (o.maxNumPatches * p * p))
+    if (ratio > 1.1) {
+      unpadded = Math.trunc(Math.floor(curH / ratio)) * Math.trunc(Math.floor(curW / ratio))
+      newline = Math.trunc(Math.floor(curH / ratio))
+    }
+    n = unpadded + newline + o.numImageTokens
+  }
+  return o.strategy === 'default' ? n - 1 : n
+}
+
+export interface Lfm2VlOptions {
+  tile_size: number
+  encoder_patch_size: number
+  downsample_factor: number
+  min_image_tokens: number
+  max_image_tokens: number
+  min_tiles: number
+  max_tiles: number
+  use_thumbnail: boolean
+  max_pixels_tolerance: number
+  do_image_splitting: boolean
+}
+
+const roundByFactor = (x: number, f: number): number => pyRound(x / f) * f
+
+/**
+ * Tokens one `<image>` becomes in Lfm2VlProcessor (models/lfm2_vl/processing_lfm2_vl.py
+ * `expand_text_with_placeholders`, `_get_image_num_tokens`; image_processing_lfm2_vl_fast.py `resize_and_split`,
+ * `smart_resize`, `_is_image_too_large`, `_get_grid_layout`, `find_closest_aspect_ratio`), with
+ * use_image_special_tokens: `<|image_start|>`, then for a picture cut into tiles one `<|img_row_r_col_c|>` + the
+ * tile's tokens per tile and, with a thumbnail, `<|img_thumbnail|>` + the thumbnail's tokens; for a picture kept
+ * whole the (smart-resized) thumbnail's tokens only; then `<|image_end|>`.
+ */
+export function lfm2VlTokens(height: number, width: number, o: Lfm2VlOptions): { tokens: number; tiles: [number, number] | null; resized: [number, number] } {
+  const minTiles = o.do_image_splitting ? o.min_tiles : 1
+  const maxTiles = o.do_image_splitting ? o.max_tiles : 1
+  const eps = o.encoder_patch_size
+  const ds = o.downsample_factor
+  const total = eps * ds
+  const large = Math.max(eps, roundByFactor(height, total)) * Math.max(eps, roundByFactor(width, total)) > o.max_image_tokens * eps * eps * ds * ds * o.max_pixels_tolerance
+  // smart_resize
+  const minPx = o.min_image_tokens * eps * eps * ds * ds
+  const maxPx = o.max_image_tokens * eps * eps * ds * ds
+  let hBar = Math.max(total, roundByFactor(height, total))
+  let wBar = Math.max(total, roundByFactor(width, total))
+  if (hBar * wBar > maxPx) {
+    const beta = Math.sqrt((height * width) / maxPx)
+    hBar = Math.max(total, Math.floor(height / beta / total) * total)
+    wBar = Math.max(total, Math.floor(width / beta / total) * total)
+  } else if (hBar * wBar < minPx) {
+    const beta = Math.sqrt(minPx / (height * width))
+    hBar = Math.ceil((height * beta) / total) * total
+    wBar = Math.ceil((width * beta) / total) * total
+  }
+  const thumb = o.use_thumbnail ? Math.ceil(Math.floor(hBar / eps) / ds) * Math.ceil(Math.floor(wBar / eps) / ds) : 0
+  const tileSide = Math.ceil(Math.floor(o.tile_size / eps) / ds)
+  const tileTokens = tileSide * tileSide
+  const split = !(minTiles === maxTiles && maxTiles === 1)
+  if (large && split) {
+    const [gw, gh] = closestAspectRatio(width / height, lfm2TargetRatios(minTiles, maxTiles), width, height, o.tile_size)
+    let tokens = 2 + gw * gh * (1 + tileTokens)
+    if (gw > 1 || gh > 1) {
+      if (thumb > 0) tokens += 1 + thumb
+    } else tokens = 2 + thumb
+    return { tokens, tiles: [gh, gw], resized: [hBar, wBar] }
+  }
+  return { tokens: 2 + thumb, tiles: null, resized: [hBar, wBar] }
+}
+
+/** `_target_ratios(min_tiles, max_tiles)`: every (w, h) with min ≤ w·h ≤ max, ordered by w·h. */
+function lfm2TargetRatios(minTiles: number, maxTiles: number): Array<[number, number]> {
+  const seen = new Set<string>()
+  const out: Array<[number, number]> = []
+  for (let n = minTiles; n <= maxTiles; n++)
+    for (let w = 1; w <= n; w++)
+      for (let h = 1; h <= n; h++) {
+        const k = `${w},${h}`
+        if (minTiles <= w * h && w * h <= maxTiles && !seen.has(k)) {
+          seen.add(k)
+          out.push([w, h])
+        }
+      }
+  return out.sort((a, b) => a[0] * a[1] - b[0] * b[1])
+}
+
+/** `find_closest_aspect_ratio`: the closest w/h; on a tie the later ratio wins when the picture covers over half its area. */
+function closestAspectRatio(aspect: number, ratios: Array<[number, number]>, width: number, height: number, size: number): [number, number] {
+  let bestDiff = Infinity
+  let best: [number, number] = [1, 1]
+  const area = width * height
+  for (const r of ratios) {
+    const diff = Math.abs(aspect - r[0] / r[1])
+    if (diff < bestDiff) {
+      bestDiff = diff
+      best = r
+    } else if (diff === bestDiff && area > 0.5 * size * size * r[0] * r[1]) best = r
+  }
+  return best
+}
+
+/**
+ * Gemma 4 (models/gemma4/image_processing_pil_gemma4.py `get_aspect_ratio_preserving_size`, processing_gemma4.py
+ * `__call__`): the picture is resized, keeping its aspect, to the largest size of at most max_soft_tokens ×
+ * pooling² patches of patch_size with sides multiple of pooling × patch_size; each pooling² patches is one soft
+ * token, and the image token becomes `<boi>` + that many image tokens + `<eoi>`.
+ */
+export function gemma4ImageTokens(height: number, width: number, patch: number, pooling: number, maxSoftTokens: number): { soft: number; size: [number, number] } {
+  const maxPatches = maxSoftTokens * pooling * pooling
+  const targetPx = maxPatches * patch * patch
+  const factor = Math.sqrt(targetPx / (height * width))
+  const side = pooling * patch
+  let th = Math.floor((factor * height) / side) * side
+  let tw = Math.floor((factor * width) / side) * side
+  if (th === 0 && tw === 0) throw new Error(`Attempting to resize to a 0 x 0 image. Resized height should be divisble by \`pooling_kernel_size * patch_size\`=${side}.`)
+  const maxSide = Math.floor(maxPatches / (pooling * pooling)) * side
+  if (th === 0) {
+    th = side
+    tw = Math.min(Math.floor(width / height) * side, maxSide)
+  } else if (tw === 0) {
+    tw = side
+    th = Math.min(Math.floor(height / width) * side, maxSide)
+  }
+  if (th * tw > targetPx) throw new Error(`Resizing [${height}x${width}] to [${th}x${tw}] but this exceeds ${maxPatches} patches with patch_size ${patch}`)
+  return { soft: Math.floor(((th / patch) * (tw / patch)) / (pooling * pooling)), size: [th, tw] }
+}
+
 /** The cost of one picture of size width×height under a profile's rule (vision_kwargs may override the pixel bounds). */
-export function imageTokenCost(rule: MediaRule | undefined, size: { width: number; height: number } | null, visionKwargs: Record<string, unknown> = {}): MediaTokenCost {
+export function imageTokenCost(
+  rule: MediaRule | undefined,
+  size: { width: number; height: number } | null,
+  visionKwargs: Record<string, unknown> = {},
+  /** Pictures in the same prompt (LLaVA-OneVision treats a picture among several differently). */
+  imagesInPrompt = 1
+): MediaTokenCost {
   if (!rule) return { tokens: null, how: 'no token rule is known for this model: the count is the text only' }
   if (rule.rule === 'fixed') return { tokens: rule.tokens, how: `${rule.tokens} tokens per picture (${rule.source})` }
   if (!size || !(size.width > 0) || !(size.height > 0)) return { tokens: null, how: 'the picture\'s size is unknown (missing or unreadable file)' }
@@ -155,6 +381,42 @@ export function imageTokenCost(rule: MediaRule | undefined, size: { width: numbe
     case 'mllama': {
       const tiles = mllamaTiles(height, width, rule.max_image_tiles, rule.tile_size)
       return { tokens: 0, crossAttention: tiles * rule.tokens_per_tile, how: `${width}×${height} → ${tiles} tile${tiles === 1 ? '' : 's'} of ${rule.tile_size}px × ${rule.tokens_per_tile} vision tokens, attended by cross-attention: the text holds only the <|image|> token (${rule.source})` }
+    }
+    case 'idefics3': {
+      if (!rule.do_image_splitting) {
+        const tokens = idefics3Tokens(0, 0, rule.image_seq_len)
+        return { tokens, how: `no image splitting: one ${rule.max_image_size}px image = ${tokens} tokens (${rule.source})` }
+      }
+      const [rows, cols] = idefics3Grid(height, width, rule.longest_edge, rule.max_image_size)
+      const tokens = idefics3Tokens(rows, cols, rule.image_seq_len)
+      return {
+        tokens,
+        how: `${width}×${height} → longest edge ${rule.longest_edge}px → ${rows ? `${cols}×${rows} tiles of ${rule.max_image_size}px + the global image` : `one ${rule.max_image_size}px image`}, ${rule.image_seq_len} <image> tokens each with their row/column and wrapper tokens = ${tokens} tokens (${rule.source})`
+      }
+    }
+    case 'llava-onevision': {
+      const tokens = llavaOnevisionTokens(height, width, { imageSize: rule.image_size, numImageTokens: rule.num_image_tokens, pinpoints: rule.grid_pinpoints, maxNumPatches: rule.max_num_patches, strategy: rule.vision_feature_select_strategy }, imagesInPrompt)
+      if (imagesInPrompt > 1) return { tokens, how: `one of ${imagesInPrompt} pictures in the prompt: no anyres grid, ${rule.num_image_tokens} tokens + 1 newline${rule.vision_feature_select_strategy === 'default' ? ' − 1' : ''} = ${tokens} tokens (${rule.source})` }
+      const [bh, bw] = selectBestResolution(height, width, rule.grid_pinpoints)
+      return { tokens, how: `anyres_max_${rule.max_num_patches} ${width}×${height} → best resolution ${bw}×${bh} (${(bw / rule.image_size) * (bh / rule.image_size)} crops of ${rule.image_size}px) + base image = ${tokens} tokens (${rule.source})` }
+    }
+    case 'lfm2-vl': {
+      const r = lfm2VlTokens(height, width, rule)
+      const [rh, rw] = r.resized
+      return {
+        tokens: r.tokens,
+        how: `${width}×${height} → ${r.tiles ? `${r.tiles[1]}×${r.tiles[0]} tiles of ${rule.tile_size}px${rule.use_thumbnail ? ` + a ${rw}×${rh} thumbnail` : ''}` : `${rw}×${rh}`}, with the image start/end and tile tokens = ${r.tokens} tokens (${rule.source})`
+      }
+    }
+    case 'gemma4': {
+      let g: { soft: number; size: [number, number] }
+      try {
+        g = gemma4ImageTokens(height, width, rule.patch_size, rule.pooling_kernel_size, rule.max_soft_tokens)
+      } catch (e) {
+        return { tokens: null, how: `the image processor raises: ValueError: ${(e as Error).message}` }
+      }
+      const tokens = g.soft + 2
+      return { tokens, how: `${width}×${height} → ${g.size[1]}×${g.size[0]} (at most ${rule.max_soft_tokens} soft tokens of ${rule.pooling_kernel_size}² patches of ${rule.patch_size}px): ${g.soft} image tokens between the begin/end-of-image tokens = ${tokens} tokens (${rule.source})` }
     }
   }
 }

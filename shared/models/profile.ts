@@ -219,7 +219,52 @@ const mediaRuleSchema = z.discriminatedUnion('rule', [
     .strict(),
   // Llama 3.2 Vision: the picture is cut into up to max_image_tiles tiles of tile_size² pixels; each tile is
   // tokens_per_tile vision tokens seen through cross-attention (the text itself holds one <|image|> token).
-  z.object({ rule: z.literal('mllama'), tile_size: int('tile_size'), max_image_tiles: int('max_image_tiles'), tokens_per_tile: int('tokens_per_tile'), source: cite }).strict()
+  z.object({ rule: z.literal('mllama'), tile_size: int('tile_size'), max_image_tiles: int('max_image_tiles'), tokens_per_tile: int('tokens_per_tile'), source: cite }).strict(),
+  // Idefics3 / SmolVLM: scaled to longest_edge, cut into max_image_size tiles plus a global image, image_seq_len
+  // tokens each with their row/column and wrapper tokens.
+  z
+    .object({
+      rule: z.literal('idefics3'),
+      image_seq_len: int('image_seq_len'),
+      longest_edge: int('longest_edge'),
+      max_image_size: int('max_image_size'),
+      do_image_splitting: z.boolean(),
+      source: cite
+    })
+    .strict(),
+  // LLaVA-OneVision: anyres_max_N grid of image_size crops over num_image_tokens features each, newlines per row;
+  // a picture among several in one prompt is num_image_tokens + 1.
+  z
+    .object({
+      rule: z.literal('llava-onevision'),
+      image_size: int('image_size'),
+      num_image_tokens: int('num_image_tokens'),
+      grid_pinpoints: z.array(z.tuple([int('grid_pinpoints'), int('grid_pinpoints')])).min(1),
+      max_num_patches: int('max_num_patches'),
+      vision_feature_select_strategy: z.enum(['default', 'full']),
+      source: cite
+    })
+    .strict(),
+  // LFM2-VL: small pictures smart-resized to [min, max]_image_tokens, large ones tiled (tile_size) plus a thumbnail.
+  z
+    .object({
+      rule: z.literal('lfm2-vl'),
+      tile_size: int('tile_size'),
+      encoder_patch_size: int('encoder_patch_size'),
+      downsample_factor: int('downsample_factor'),
+      min_image_tokens: int('min_image_tokens'),
+      max_image_tokens: int('max_image_tokens'),
+      min_tiles: int('min_tiles'),
+      max_tiles: int('max_tiles'),
+      use_thumbnail: z.boolean(),
+      max_pixels_tolerance: z.number().positive('max_pixels_tolerance must be positive'),
+      do_image_splitting: z.boolean(),
+      source: cite
+    })
+    .strict(),
+  // Gemma 4: aspect-preserving resize to at most max_soft_tokens × pooling² patches; one token per pooling² patches,
+  // between begin- and end-of-image tokens.
+  z.object({ rule: z.literal('gemma4'), patch_size: int('patch_size'), pooling_kernel_size: int('pooling_kernel_size'), max_soft_tokens: int('max_soft_tokens'), source: cite }).strict()
 ])
 export type MediaRule = z.infer<typeof mediaRuleSchema>
 

@@ -390,6 +390,8 @@ export function withMediaTokens(r: ModelRender, m: ModelContext, family: Prepare
   const visionKwargs = vk && typeof vk === 'object' && !Array.isArray(vk) ? (vk as Record<string, unknown>) : {}
   let add = 0
   let unknown = 0
+  // The pictures this model's prompt holds (LLaVA-OneVision counts a picture among several differently).
+  const images = withUrls.filter((x) => x.modality === 'image' && !x.dropped && x.placeholder !== undefined).length
   const media = withUrls.map((x) => {
     if (x.dropped || r.kind === 'messages' || x.placeholder === undefined) return x
     if (x.modality !== 'image') {
@@ -398,7 +400,7 @@ export function withMediaTokens(r: ModelRender, m: ModelContext, family: Prepare
     }
     const rule = m.profile.media?.image?.tokens
     const size = sizeOf ? sizeOf(fullRefs.get(x) ?? x.ref) : null
-    const c = imageTokenCost(rule, size, visionKwargs)
+    const c = imageTokenCost(rule, size, visionKwargs, images)
     if (c.tokens === null) unknown++
     else add += c.tokens
     return { ...x, tokens: c.tokens, how: c.how, ...(c.crossAttention ? { crossAttention: c.crossAttention } : {}) }
