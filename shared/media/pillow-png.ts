@@ -9,9 +9,10 @@
 //    (never here); a row whose sum reaches 0 stops the search.
 //  - deflate at level 6 (compress_level -1), windowBits 15, memLevel 9, strategy Z_FILTERED; the stream is cut
 //    into IDAT chunks of max(65536, 4 × width) bytes (ImageFile._save's bufsize: one chunk per encoder call).
-// The deflate itself comes from the caller. Upstream's bytes are those of the zlib Pillow's wheel resolves at run
-// time (the system's zlib 1.2.13 in the goldens' environment); another zlib (Node's is Chromium's fork) gives a
-// valid PNG of the same pixels whose compressed bytes can differ on some pictures.
+// The deflate comes from the caller. Pillow 11.3's manylinux wheel calls the system's libz.so.1 (its _imaging
+// module imports deflate dynamically; the zlib-ng copy it carries is not what runs), so upstream's bytes are vanilla
+// zlib's: shared/formats/zlib-deflate.ts reproduces them. Node's zlib is Chromium's fork, whose bytes differ on
+// some pictures (3 of the 4 test/fixtures/zlib pictures) while decoding to the same pixels.
 
 export type PillowMode = 'L' | 'LA' | 'RGB' | 'RGBA'
 

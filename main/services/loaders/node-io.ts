@@ -1,13 +1,13 @@
 // The file system, picture codec (sharp) and Parquet reader behind shared/loaders. Pictures a loader would
 // write beside the data go to the media cache folder instead (mediaDir), so source folders are never written.
 import { createHash } from 'node:crypto'
-import zlib from 'node:zlib'
 import { access, mkdir, opendir, readFile, rename, stat, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import type { Metadata } from 'sharp'
 import { sharp } from '../media/sharp'
 import type { LoaderIO } from '../../../shared/loaders'
 import type { DecodedPicture } from '../../../shared/loaders/io'
+import { zlibDeflate } from '../../../shared/formats/zlib-deflate'
 import { PyError } from '../../../shared/loaders'
 import { openParquet, parquetMediaFeatures, readParquetRows } from '../datasets/parquet-source'
 
@@ -160,15 +160,8 @@ export function nodeLoaderIO(o: NodeLoaderIOOptions): LoaderIO {
     },
     base64: (b) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('base64'),
     decodePicture: (bytes) => decodePicture(bytes),
-    deflate: (data, d) => {
-      const out = zlib.deflateSync(data, {
-        level: d.level,
-        windowBits: d.windowBits,
-        memLevel: d.memLevel,
-        strategy: d.strategy
-      })
-      return new Uint8Array(out.buffer, out.byteOffset, out.byteLength)
-    }
+    // Vanilla zlib's bytes (the system zlib Pillow's wheel calls), not Node's Chromium zlib: see zlib-deflate.ts.
+    deflate: (data, d) => zlibDeflate(data, d)
   }
 }
 

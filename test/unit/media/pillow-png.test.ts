@@ -1,12 +1,12 @@
 // Pillow's PNG writer, reproduced (shared/media/pillow-png.ts), against PNG files Pillow 11.3 wrote
-// (test/fixtures/arrow/make.py): the scanline filters ZipEncode.c picks, row by row, and the chunk layout. The
-// deflate stream itself depends on the zlib used, so it is compared decompressed here (the GEdit goldens compare it
-// byte for byte).
+// (test/fixtures/arrow/make.py): the scanline filters ZipEncode.c picks, row by row, the chunk layout, and with
+// the vanilla zlib port (shared/formats/zlib-deflate.ts) the whole file byte for byte.
 import { describe, expect, it } from 'vitest'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import zlib from 'node:zlib'
 import { PILLOW_IDAT, crc32, pillowFilteredRows, pillowPng, type PillowMode } from '../../../shared/media/pillow-png'
+import { zlibDeflate } from '../../../shared/formats/zlib-deflate'
 
 interface Fixture {
   mode: PillowMode
@@ -50,6 +50,16 @@ describe('Pillow PNG writer', () => {
         pixels: Buffer.from(f.pixels, 'base64')
       })
       expect(Buffer.from(rows).equals(idat(Buffer.from(f.png, 'base64')))).toBe(true)
+    })
+  }
+
+  for (const f of fixtures) {
+    it(`writes Pillow's file byte for byte with vanilla zlib (${f.mode})`, () => {
+      const png = pillowPng(
+        { mode: f.mode, width: f.width, height: f.height, pixels: Buffer.from(f.pixels, 'base64') },
+        zlibDeflate
+      )
+      expect(Buffer.from(png).toString('base64')).toBe(f.png)
     })
   }
 
