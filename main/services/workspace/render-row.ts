@@ -438,16 +438,26 @@ export interface RenderedForModels {
 }
 
 /**
- * Inferencers that decide a model's input themselves. CLPInferencer and SWCELossInferencer refuse API models (an
+ * Inferencers that decide a model's input themselves. CLP, SWCELoss and LL inferencers refuse API models (an
  * API parser column; every chat wrapper is a local model); SWCELossInferencer tokenizes the prompt text as it is,
  * so every other model gets that text, with no meta or chat template. Null: the usual rendering applies.
  */
 function ownInferencerRender(prompt: Prompt, prepared: Prepared, m: ModelContext, h: HarnessSpec | null, rowIndex: number, spans: boolean): ModelRender | null {
   const type = prepared.inferencer.type
-  if (type !== 'CLPInferencer' && type !== 'SWCELossInferencer') return null
+  if (type !== 'CLPInferencer' && type !== 'SWCELossInferencer' && type !== 'LLInferencer') return null
   const base = { modelId: m.profile.id, modelName: m.profile.name, contextLength: m.profile.context_length, specialTokens: specialTokenList(m.profile) }
   const api = !h && m.profile.format === 'opencompass-meta' && m.profile.meta_parser === 'api'
   const fail = (e: unknown): ModelRender => ({ ...base, kind: 'text', text: '', problems: [engineProblem(toEngineError(e, 'inferencer', { row: rowIndex }), 'error')] })
+  if (type === 'LLInferencer') {
+    // Only the HuggingFace model classes define get_loglikelihood; the API classes have no such method.
+    if (!api) return null
+    return {
+      ...base,
+      kind: 'text',
+      text: '',
+      problems: [{ code: 'AttributeError', severity: 'error', message: "inferencer: LLInferencer calls model.get_loglikelihood, which only OpenCompass's HuggingFace model classes define: an API model fails with AttributeError ('… object has no attribute get_loglikelihood')" }]
+    }
+  }
   if (type === 'CLPInferencer') {
     const refused = api ? clpRefusal('api') : null
     return refused ? fail(refused) : null

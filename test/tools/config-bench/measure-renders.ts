@@ -53,7 +53,8 @@ const MODELS: { parser: 'lm' | 'api'; meta_template: Json; name: string }[] = [
   }
 ]
 // OpenCompass runs through oc_run_extra.py: the shared harness plus the classes extra_goldens.py loads.
-const HARNESS_INFERENCERS = new Set(['GenInferencer', 'PPLInferencer', ...(family === 'opencompass' ? ['CLPInferencer'] : [])])
+const HARNESS_INFERENCERS = new Set(['GenInferencer', 'PPLInferencer', ...(family === 'opencompass' ? ['CLPInferencer', 'LLInferencer', 'SWCELossInferencer'] : [])])
+const PPL_INFERENCERS = new Set(['PPLInferencer', 'LLInferencer'])
 const HARNESS_RETRIEVERS = new Set(['ZeroRetriever', 'FixKRetriever', 'RandomRetriever', 'SlidingWindowRetriever', ...(family === 'opencompass' ? ['XiezhiRetriever'] : [])])
 
 function labelsOf(infer: Json): Json[] | null {
@@ -77,6 +78,7 @@ function rows(reader: Json, infer: Json, n: number): Json[] {
     if (out) r[out] = labels ? labels[i % labels.length] : `${out} ${i}`
     // Columns the class reads with a shape of its own (not synthesizable as "col value i").
     if (infer?.inferencer?.type === 'CLPInferencer') r.choices = ['no', 'yes']
+    if (infer?.inferencer?.type === 'LLInferencer') r.cont = `cont ${i}`
     if (infer?.retriever?.type === 'XiezhiRetriever') r.labels = [`label ${i % 2}`, 'common']
     if (String(infer?.prompt_template?.type ?? '').startsWith('OlympiadBench')) {
       Object.assign(r, { language: i % 2 ? 'Chinese' : 'English', subject: 'Math', question_type: 'Open-ended', answer_type: 'Numerical', is_multiple_answer: i % 2 === 1, unit: '' })
@@ -116,11 +118,14 @@ async function main(): Promise<void> {
         continue
       }
       taken++
-      const mode = inf.inferencer.type === 'PPLInferencer' ? 'ppl' : 'gen'
+      const mode = PPL_INFERENCERS.has(inf.inferencer.type) ? 'ppl' : 'gen'
       const test = rows(d.reader_cfg, inf, 2)
       const train = rows(d.reader_cfg, inf, trainSize(inf))
       const o = ours[i]?.raw as Json
       for (const m of MODELS) {
+        // LLInferencer on an API model fails upstream on the model class (no get_loglikelihood), which the
+        // harness's stand-in API class cannot show: not measured.
+        if (inf.inferencer.type === 'LLInferencer' && m.parser === 'api') continue
         const id = `${up.file}#${i}@${m.name}`
         const base = { kind: 'pipeline', train, test, mode, parser: m.parser, meta_template: m.meta_template }
         upCases.push({ id, category: 'config-bench', input: { ...base, reader_cfg: splitsAsHarness(d.reader_cfg), infer_cfg: inf } })

@@ -1,5 +1,5 @@
 """The shared harness's oc_run.py with the upstream classes extra_goldens.py adds (OlympiadBench templates,
-XiezhiRetriever, CLPInferencer), for measure-renders.ts on OpenCompass trees. Same arguments as oc_run.py:
+XiezhiRetriever, CLP / LL / SWCELoss inferencers), for measure-renders.ts on OpenCompass trees. Same arguments as oc_run.py:
 
     python3 oc_run_extra.py CHECKOUT OUT.jsonl --cases MODULE --commit ID      (SHARED env: ../shared)
 """
@@ -15,9 +15,9 @@ real_case = oc_run.run_pipeline_case
 
 
 def run_case(m_, inp, models):
-    if inp['infer_cfg'].get('inferencer', {}).get('type') == 'CLPInferencer':
-        return extra_goldens.run_clp_case(m_, oc_run, inp, models)
-    return real_case(m_, inp, models)
+    run = {'CLPInferencer': extra_goldens.run_clp_case, 'LLInferencer': extra_goldens.run_ll_case,
+           'SWCELossInferencer': extra_goldens.run_swce_case}.get(inp['infer_cfg'].get('inferencer', {}).get('type'))
+    return run(m_, oc_run, inp, models) if run else real_case(m_, inp, models)
 
 
 oc_run.run_pipeline_case = run_case

@@ -103,6 +103,14 @@ describe('render on inferencers other than Gen and PPL', () => {
     expect([line.problems.at(-1).message, r.code]).toEqual(["prompt: KeyError: 'cont'", 1])
   })
 
+  it('fails LLInferencer for an API model, which has no get_loglikelihood, and exits 1', async () => {
+    writeFileSync(join(dir, 'c3_ll.py'), withInferencer('LLInferencer'))
+    writeFileSync(join(dir, 'test.jsonl'), JSON.stringify({ ...ROW, cont: 'a' }) + '\n')
+    const r = await run(['render', '--config', join(dir, 'c3_ll.py'), '--dataset', join(dir, 'test.jsonl'), '--model', 'opencompass-api'])
+    const line = JSON.parse(r.out.trim().split('\n')[0])
+    expect([line.problems.find((p: { severity: string }) => p.severity === 'error')?.message.includes('get_loglikelihood'), r.code]).toEqual([true, 1])
+  })
+
   it('names an inferencer whose prompt needs the model among the project problems', async () => {
     const { Workspace } = await import('../../../main/services/workspace/workspace')
     writeFileSync(join(dir, 'c3_agent.py'), withInferencer('AgentInferencer'))
