@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto'
 import { access, mkdir, opendir, readFile, rename, stat, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import type { Metadata } from 'sharp'
+import type { Metadata, Sharp, SharpOptions } from 'sharp'
 import { sharp } from '../media/sharp'
 import type { LoaderIO } from '../../../shared/loaders'
 import type { DecodedPicture } from '../../../shared/loaders/io'
@@ -53,6 +53,34 @@ const FORMAT_OF_EXT: Record<string, 'jpeg' | 'png' | 'webp' | 'gif' | 'tiff'> = 
   '.tiff': 'tiff'
 }
 
+/**
+ * Pillow's JPEG (Image.save(fp, "JPEG") with no options): libjpeg-turbo baseline, quality 75, 4:2:0, islow DCT,
+ * standard Huffman tables. sharp's libjpeg (mozjpeg in libjpeg-turbo mode) gives the same entropy-coded data with
+ * these settings; libvips leaves out the JFIF APP0 segment libjpeg writes for Pillow (version 1.01, no density
+ * unit, 1×1), which is put back after SOI.
+ */
+const PILLOW_JPEG = {
+  quality: 75,
+  chromaSubsampling: '4:2:0',
+  optimiseCoding: false,
+  mozjpeg: false,
+  trellisQuantisation: false,
+  overshootDeringing: false,
+  optimiseScans: false,
+  quantisationTable: 0
+} as const
+const JFIF_APP0 = Buffer.from('ffe000104a46494600010100000100010000', 'hex')
+
+export async function pillowJpeg(img: Sharp): Promise<Buffer> {
+  const out = await img.jpeg(PILLOW_JPEG).toBuffer()
+  if (out[2] === 0xff && out[3] === 0xe0) return out
+  return Buffer.concat([out.subarray(0, 2), JFIF_APP0, out.subarray(2)])
+}
+
+/** A picture decoded as PIL.Image.open does: its embedded ICC profile is kept in info, never applied to the pixels. */
+const pil = (bytes: Uint8Array, o: SharpOptions = {}): Sharp =>
+  sharp(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), { ignoreIcc: true, ...o })
+
 export interface NodeLoaderIOOptions {
   /** Working directory for relative paths (upstream resolves them against the process's). */
   cwd: string
@@ -98,7 +126,7 @@ export function nodeLoaderIO(o: NodeLoaderIOOptions): LoaderIO {
     },
     saveBase64Image: async (b64, p) => {
       const bytes = pyB64decode(b64)
-      let img = sharp(bytes, { failOn: 'none' })
+      let img = pil(bytes, { failOn: 'none' })
       let md: Metadata
       try {
         md = await img.metadata()
@@ -112,18 +140,18 @@ export function nodeLoaderIO(o: NodeLoaderIOOptions): LoaderIO {
       const ext = path.extname(p).toLowerCase()
       const fmt = FORMAT_OF_EXT[ext]
       if (!fmt) throw new PyError('ValueError', `unknown file extension: ${ext}`)
-      const out = await img.toFormat(fmt, fmt === 'jpeg' ? { quality: 75 } : {}).toBuffer()
+      const out = fmt === 'jpeg' ? await pillowJpeg(img) : await img.toFormat(fmt).toBuffer()
       await mkdir(path.dirname(abs(p)), { recursive: true })
       await writeBytes(abs(p), out)
       wrote(abs(p))
     },
     reencodeImage: async (bytes, format, opts) => {
-      let img = sharp(Buffer.from(bytes))
+      let img = pil(bytes)
       if (opts?.rgb) img = img.removeAlpha().toColourspace('srgb')
-      return (await img.toFormat(format).toBuffer()).toString('base64')
+      return (format === 'jpeg' ? await pillowJpeg(img) : await img.toFormat(format).toBuffer()).toString('base64')
     },
     saveRgbJpeg: async (bytes, p) => {
-      const out = await sharp(Buffer.from(bytes)).removeAlpha().toColourspace('srgb').jpeg({ quality: 75 }).toBuffer()
+      const out = await pillowJpeg(pil(bytes).removeAlpha().toColourspace('srgb'))
       await mkdir(path.dirname(abs(p)), { recursive: true })
       await writeBytes(abs(p), out)
       wrote(abs(p))
@@ -178,7 +206,7 @@ export async function decodePicture(bytes: Uint8Array): Promise<DecodedPicture> 
     throw new PyError('UnidentifiedImageError', 'cannot identify image file <_io.BytesIO object>')
   }
   const mode = pillowMode(md)
-  let img = sharp(buf).autoOrient()
+  let img = sharp(buf, { ignoreIcc: true }).autoOrient()
   if (mode === 'CMYK') {
     const { data, info } = await img.raw().toBuffer({ resolveWithObject: true })
     return { mode: 'CMYK', width: info.width, height: info.height, pixels: new Uint8Array(data) }
