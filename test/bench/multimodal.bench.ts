@@ -13,7 +13,6 @@ import { loadavg, tmpdir } from 'node:os'
 import sharp from 'sharp'
 import { openDataset } from '../../main/services/datasets'
 import path from 'node:path'
-import { tmpdir } from 'node:os'
 import { configureWorkers, shutdownWorkers, warmWorkers } from '../../main/services/workers/pool'
 
 const ROWS = Number(process.argv[2] ?? 10_000)
