@@ -4,6 +4,7 @@
 // os.environ.get …). Anything else is an AttributeError or NameError with a position. Everything that allocates
 // asks the current Budget first, so `[0] * 10**9` or `range(10**10)` fails cleanly instead of taking memory.
 
+import * as pystr from '../python/str-methods'
 import { currentBudget } from './python-budget'
 import { formatSpec, strFormat } from './python-format'
 import {
@@ -365,21 +366,9 @@ function shallowCopy(v: PyValue): PyValue {
   return v
 }
 
-const WS = /^[\s]+|[\s]+$/g
-
-function stripChars(s: string, chars: PyValue | undefined, side: 'both' | 'left' | 'right'): string {
-  if (chars === undefined || chars === null) {
-    if (side === 'both') return s.replace(WS, '')
-    return side === 'left' ? s.replace(/^\s+/, '') : s.replace(/\s+$/, '')
-  }
-  const set = new Set([...pyStr(chars)])
-  const cps = [...s]
-  let i = 0
-  let j = cps.length
-  if (side !== 'right') while (i < j && set.has(cps[i])) i++
-  if (side !== 'left') while (j > i && set.has(cps[j - 1])) j--
-  return cps.slice(i, j).join('')
-}
+/** A str method's optional str argument: None (or nothing) means the default. */
+const optStr = (x: PyValue | undefined): string | null => (x === undefined || x === null ? null : pyStr(x))
+const budgetString = (n: number): void => currentBudget().string(n)
 
 /** Bound method `obj.name`, or undefined when the type has no such method in the subset. */
 export function method(obj: PyValue, name: string): PyBuiltin | undefined {
@@ -409,51 +398,22 @@ export function method(obj: PyValue, name: string): PyBuiltin | undefined {
       case 'format':
         return m((a, kw) => strFormat(obj, a, kw))
       case 'replace':
-        return m((a) => {
-          const [from, to] = [pyStr(a[0]), pyStr(a[1])]
-          const hits = from === '' ? [...obj].length + 1 : obj.split(from).length - 1
-          currentBudget().string(obj.length + hits * Math.max(0, to.length - from.length))
-          if (a.length > 2) {
-            let count = toInt(a[2])
-            let out = ''
-            let rest = obj
-            while (count-- > 0) {
-              const k = rest.indexOf(from)
-              if (k < 0) break
-              out += rest.slice(0, k) + to
-              rest = rest.slice(k + from.length)
-            }
-            return out + rest
-          }
-          return from === '' ? [...obj].reduce((acc, c) => acc + c + to, to) : obj.split(from).join(to)
-        })
+        return m((a) => pystr.pyReplace(obj, pyStr(a[0]), pyStr(a[1]), a.length > 2 ? toInt(a[2]) : -1, budgetString))
       case 'upper':
         return m(() => obj.toUpperCase())
       case 'lower':
         return m(() => obj.toLowerCase())
       case 'strip':
-        return m((a) => stripChars(obj, a[0], 'both'))
+        return m((a) => pystr.pyStripChars(obj, optStr(a[0]), true, true))
       case 'lstrip':
-        return m((a) => stripChars(obj, a[0], 'left'))
+        return m((a) => pystr.pyStripChars(obj, optStr(a[0]), true, false))
       case 'rstrip':
-        return m((a) => stripChars(obj, a[0], 'right'))
+        return m((a) => pystr.pyStripChars(obj, optStr(a[0]), false, true))
       case 'split':
-        return m((a, kw) => {
-          const sep = a[0] ?? kw.get('sep') ?? null
-          const max = toInt(a[1] ?? kw.get('maxsplit') ?? -1)
-          if (sep === null) {
-            const words = obj.split(/\s+/).filter(Boolean)
-            if (max < 0 || words.length <= max + 1) return new PyList(words)
-            // The rest after maxsplit words keeps its inner whitespace (leading whitespace stripped).
-            const rest = obj.replace(new RegExp(`^\\s*(?:\\S+\\s+){${max}}`), '')
-            return new PyList([...words.slice(0, max), rest])
-          }
-          const parts = obj.split(pyStr(sep))
-          if (max < 0 || parts.length <= max + 1) return new PyList(parts)
-          return new PyList([...parts.slice(0, max), parts.slice(max).join(pyStr(sep))])
-        })
+      case 'rsplit':
+        return m((a, kw) => new PyList(pystr.pySplit(obj, optStr(a[0] ?? kw.get('sep')), toInt(a[1] ?? kw.get('maxsplit') ?? -1), name === 'rsplit')))
       case 'splitlines':
-        return m(() => new PyList(obj.split(/\r\n|\r|\n/).filter((_, i, arr) => i < arr.length - 1 || arr[i] !== '')))
+        return m((a, kw) => new PyList(pystr.pySplitlines(obj, truthy(a[0] ?? kw.get('keepends') ?? false))))
       case 'join':
         return m((a) => {
           const parts = iterate(a[0]).map((x) => {
@@ -468,75 +428,42 @@ export function method(obj: PyValue, name: string): PyBuiltin | undefined {
       case 'endswith':
         return m((a) => (a[0] instanceof PyTuple ? a[0].items.some((p) => obj.endsWith(pyStr(p))) : obj.endsWith(pyStr(a[0]))))
       case 'title':
-        return m(() => obj.toLowerCase().replace(/(^|[^\p{L}])(\p{L})/gu, (_, p, c) => p + c.toUpperCase()))
+        return m(() => pystr.pyTitle(obj))
       case 'capitalize':
-        return m(() => obj.charAt(0).toUpperCase() + obj.slice(1).toLowerCase())
+        return m(() => pystr.pyCapitalize(obj))
       case 'count':
-        return m((a) => obj.split(pyStr(a[0])).length - 1)
+        return m((a) => pystr.pyCount(obj, pyStr(a[0])))
       case 'find':
-        return m((a) => obj.indexOf(pyStr(a[0])))
+      case 'rfind':
+        return m((a) => pystr.pyFind(obj, pyStr(a[0]), name === 'rfind'))
+      case 'index':
+      case 'rindex':
+        return m((a) => pystr.pyIndexOf(obj, pyStr(a[0]), name === 'rindex'))
       case 'zfill':
-        return m((a) => {
-          const w = toInt(a[0])
-          currentBudget().string(w)
-          const sign = /^[+-]/.test(obj) ? obj[0] : ''
-          return sign + obj.slice(sign.length).padStart(w - sign.length, '0')
-        })
+        return m((a) => pystr.pyZfill(obj, toInt(a[0]), budgetString))
       case 'ljust':
       case 'rjust':
       case 'center':
-        return m((a) => {
-          const w = toInt(a[0])
-          currentBudget().string(w)
-          const fill = a.length > 1 ? pyStr(a[1]) : ' '
-          const pad = Math.max(0, w - [...obj].length)
-          if (name === 'ljust') return obj + fill.repeat(pad)
-          if (name === 'rjust') return fill.repeat(pad) + obj
-          // CPython's center puts the extra pad on the left when the string's length is odd.
-          const left = Math.floor(pad / 2) + (pad & w & 1)
-          return fill.repeat(left) + obj + fill.repeat(pad - left)
-        })
-      case 'index':
-        return m((a) => {
-          const k = obj.indexOf(pyStr(a[0]))
-          if (k < 0) throw new PyError('ValueError', 'substring not found')
-          return k
-        })
-      case 'rfind':
-        return m((a) => obj.lastIndexOf(pyStr(a[0])))
-      case 'rsplit':
-        return m((a, kw) => {
-          const sep = a[0] ?? kw.get('sep') ?? null
-          const max = toInt(a[1] ?? kw.get('maxsplit') ?? -1)
-          const parts = sep === null ? obj.split(/\s+/).filter(Boolean) : obj.split(pyStr(sep))
-          if (max < 0 || parts.length <= max + 1) return new PyList(parts)
-          const joiner = sep === null ? ' ' : pyStr(sep)
-          return new PyList([parts.slice(0, parts.length - max).join(joiner), ...parts.slice(parts.length - max)])
-        })
+        return m((a) => pystr.pyJustify(obj, name, toInt(a[0]), a.length > 1 ? pyStr(a[1]) : ' ', budgetString))
       case 'partition':
       case 'rpartition':
-        return m((a) => {
-          const sep = pyStr(a[0])
-          const k = name === 'partition' ? obj.indexOf(sep) : obj.lastIndexOf(sep)
-          if (k < 0) return new PyTuple(name === 'partition' ? [obj, '', ''] : ['', '', obj])
-          return new PyTuple([obj.slice(0, k), sep, obj.slice(k + sep.length)])
-        })
+        return m((a) => new PyTuple(pystr.pyPartition(obj, pyStr(a[0]), name === 'rpartition')))
+      case 'removeprefix':
+        return m((a) => pystr.pyRemovePrefix(obj, pyStr(a[0])))
+      case 'removesuffix':
+        return m((a) => pystr.pyRemoveSuffix(obj, pyStr(a[0])))
       case 'isdigit':
-      case 'isnumeric':
       case 'isdecimal':
-        return m(() => obj.length > 0 && /^\p{Nd}+$/u.test(obj))
+      case 'isnumeric':
       case 'isalpha':
-        return m(() => obj.length > 0 && /^\p{L}+$/u.test(obj))
       case 'isalnum':
-        return m(() => obj.length > 0 && /^[\p{L}\p{Nd}]+$/u.test(obj))
       case 'isspace':
-        return m(() => obj.length > 0 && /^\s+$/.test(obj))
       case 'isupper':
-        return m(() => /\p{Lu}/u.test(obj) && !/\p{Ll}/u.test(obj))
       case 'islower':
-        return m(() => /\p{Ll}/u.test(obj) && !/\p{Lu}/u.test(obj))
+      case 'istitle':
+        return m(() => pystr.PY_STR_PREDICATES[name](obj))
       case 'swapcase':
-        return m(() => [...obj].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join(''))
+        return m(() => pystr.pySwapcase(obj))
       case 'casefold':
         return m(() => obj.toLowerCase())
     }

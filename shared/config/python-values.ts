@@ -3,7 +3,7 @@
 
 import { PyError } from '../python/errors'
 import { strRepr } from '../python/repr'
-import { PyRuntime, type PyView } from '../python/values'
+import { PyRuntime, computedScalarView, type PyView } from '../python/values'
 
 export class PyList {
   constructor(public items: PyValue[]) {}
@@ -111,19 +111,10 @@ export function hashKey(v: PyValue): string {
   throw new PyError('TypeError', `unhashable type: '${typeName(v)}'`)
 }
 
-const NONE: PyView = { t: 'None' }
-
 /** What an evaluator value is to the Python runtime. There is no float marker: 1.0 evaluates to the int 1. */
 function view(v: unknown): PyView {
-  if (v === null || v === undefined) return NONE
-  switch (typeof v) {
-    case 'string':
-      return { t: 'str', v }
-    case 'boolean':
-      return { t: 'bool', v }
-    case 'number':
-      return Number.isInteger(v) ? { t: 'int', v } : { t: 'float', v }
-  }
+  const scalar = computedScalarView(v)
+  if (scalar) return scalar
   if (v instanceof PyList) return { t: 'list', items: v.items }
   if (v instanceof PyTuple) return { t: 'tuple', items: v.items }
   if (v instanceof PySet) return { t: 'set', items: v.items }

@@ -3,7 +3,7 @@
 // (1 == 1.0 == True), and the view shared/python/values.ts prints, tests and formats them through.
 
 import { bytesRepr, strRepr } from './repr'
-import { PyRuntime, type PyView } from './values'
+import { PyRuntime, computedScalarView, type PyView } from './values'
 
 const TUPLE = Symbol('tuple')
 /** Marks an array as a Python tuple (it prints as one, and `%` spreads it). */
@@ -100,30 +100,16 @@ export function entryLookup(entries: Iterable<readonly [unknown, unknown]>, key:
   return undefined
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null
-
 /**
  * What a JSON value is. A bare integral number is an int while it is exact: beyond 2**53 (or -0) it cannot have come
  * from an exact Python int (parsePyJson makes those bigints) and is the float it must have been (plain JSON.parse).
  */
 export function jsonView(v: unknown): PyView {
-  switch (typeof v) {
-    case 'string':
-      return { t: 'str', v }
-    case 'boolean':
-      return { t: 'bool', v }
-    case 'bigint':
-      return { t: 'int', v }
-    case 'number':
-      return Number.isSafeInteger(v) && !Object.is(v, -0) ? { t: 'int', v } : { t: 'float', v }
-    case 'undefined':
-      return NONE_VIEW
-    case 'function':
-      return { t: 'object', type: 'function', repr: `<function ${v.name || '<lambda>'}>` }
-    default:
-      break
-  }
-  if (v === null) return NONE_VIEW
+  if (typeof v === 'number') return Number.isSafeInteger(v) && !Object.is(v, -0) ? { t: 'int', v } : { t: 'float', v }
+  if (typeof v === 'bigint') return { t: 'int', v }
+  if (typeof v === 'function') return { t: 'object', type: 'function', repr: `<function ${v.name || '<lambda>'}>` }
+  const scalar = computedScalarView(v)
+  if (scalar) return scalar
   if (v instanceof PyFloat) return { t: 'float', v: v.value }
   if (Array.isArray(v)) return { t: isTuple(v) ? 'tuple' : 'list', items: v }
   if (v instanceof Uint8Array) return { t: 'object', type: 'bytes', repr: bytesRepr(v) }
@@ -135,10 +121,9 @@ export function jsonView(v: unknown): PyView {
     t: 'dict',
     entries: () => keys.map((k) => [k, o[k]] as const),
     size: keys.length,
-    lookup: (k) => (typeof k === 'string' && isObject(o) && Object.prototype.hasOwnProperty.call(o, k) ? { value: o[k] } : undefined)
+    lookup: (k) => (typeof k === 'string' && Object.prototype.hasOwnProperty.call(o, k) ? { value: o[k] } : undefined)
   }
 }
-const NONE_VIEW: PyView = { t: 'None' }
 
 /** The runtime over JSON values (the engine's rows, the loaders' cells, LazyLLM's and FastChat's inputs). */
 export const jsonRuntime = new PyRuntime(jsonView)

@@ -32,6 +32,26 @@ export type PyView =
 
 export type Viewer = (v: unknown) => PyView
 
+export const NONE_VIEW: PyView = { t: 'None' }
+
+/**
+ * The view of None, bool, str and number where ints are computed as JS numbers (the config evaluator, Jinja): an
+ * integral number is an int, however large. Undefined for any other value.
+ */
+export function computedScalarView(v: unknown): PyView | undefined {
+  switch (typeof v) {
+    case 'string':
+      return { t: 'str', v }
+    case 'boolean':
+      return { t: 'bool', v }
+    case 'number':
+      return Number.isInteger(v) ? { t: 'int', v } : { t: 'float', v }
+    case 'undefined':
+      return NONE_VIEW
+  }
+  return v === null ? NONE_VIEW : undefined
+}
+
 /** Containers nested deeper than this (only a value that contains itself gets there) are an error, as in CPython. */
 const MAX_DEPTH = 1000
 

@@ -1,7 +1,8 @@
 // jinja2's built-in filters and tests, with Python semantics on every type (a filter applied to a type it
 // does not fit raises as jinja2 does instead of quietly returning something), plus transformers' `tojson`.
 import { checkString } from './budget'
-import { getItem, pyStrip, stripChars } from './methods'
+import { pyStrip, pyStripChars } from '../../python/str-methods'
+import { getItem } from './methods'
 import { toJson } from './json'
 import {
   PyError,
@@ -368,7 +369,7 @@ export const FILTERS: Record<string, (value: unknown, args: unknown[], kwargs: K
     const chars = arg(a, k, 0, 'chars', null)
     const s = str(v)
     if (chars === null) return pyStrip(s)
-    return stripChars(s, str(chars), true, true)
+    return pyStripChars(s, str(chars), true, true)
   },
   truncate: (v, a, k) =>
     truncate(str(v), Number(arg(a, k, 0, 'length', 255)), truthy(arg(a, k, 1, 'killwords', false)), str(arg(a, k, 2, 'end', '...')), Number(arg(a, k, 3, 'leeway', 5))),

@@ -2,78 +2,17 @@
 // methods templates call on str, dict and list (`content.strip()`, `message.get('x')`, `tools.items()`).
 // Mutating methods (list.append, dict.update, …) raise SecurityError, as the immutable sandbox does.
 import { strFormat as pyStrFormat, type FormatModel } from '../../python/format'
+import * as pystr from '../../python/str-methods'
 import { checkString } from './budget'
-import { PyError, PyObject, formatModel, PyCallable, PyMarkup, Undef, hasAstral, htmlEscape, isTuple, missingAttr, plain, repr, str, tuple, typeName, eq, len, toList } from './values'
+import { PyError, PyObject, formatModel, PyCallable, PyMarkup, Undef, hasAstral, htmlEscape, isTuple, missingAttr, plain, repr, str, truthy, tuple, typeName, eq, toList } from './values'
 
 type Method<Self> = (self: Self, args: unknown[], kwargs: Map<string, unknown> | null) => unknown
 /** A method of some receiver type: methodTable picks the table by the receiver's own type, so each call is well typed. */
 type SomeMethod = Method<never>
 
-const PY_WS = ' \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f\x85\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000'
-
-export function stripChars(s: string, chars: unknown, left: boolean, right: boolean): string {
-  const set = chars === undefined || chars === null ? PY_WS : String(chars)
-  const cs = Array.from(s)
-  let a = 0
-  let b = cs.length
-  if (left) while (a < b && set.includes(cs[a])) a++
-  if (right) while (b > a && set.includes(cs[b - 1])) b--
-  return cs.slice(a, b).join('')
-}
-
-/** Python str.strip() with no argument (used by filters too). */
-export const pyStrip = (s: string): string => stripChars(s, undefined, true, true)
-
-const isWs = (c: string): boolean => PY_WS.includes(c)
-
-// str.split() with no separator: runs of whitespace separate, the remainder after maxsplit keeps its spaces.
-function wsSplitLeft(s: string, max: number): string[] {
-  const out: string[] = []
-  const n = s.length
-  let i = 0
-  for (;;) {
-    while (i < n && isWs(s[i])) i++
-    if (i >= n) break
-    if (max >= 0 && out.length === max) {
-      out.push(s.slice(i))
-      break
-    }
-    let j = i
-    while (j < n && !isWs(s[j])) j++
-    out.push(s.slice(i, j))
-    i = j
-  }
-  return out
-}
-
-function wsSplitRight(s: string, max: number): string[] {
-  const out: string[] = []
-  let i = s.length
-  for (;;) {
-    while (i > 0 && isWs(s[i - 1])) i--
-    if (i <= 0) break
-    if (max >= 0 && out.length === max) {
-      out.unshift(s.slice(0, i))
-      break
-    }
-    let j = i
-    while (j > 0 && !isWs(s[j - 1])) j--
-    out.unshift(s.slice(j, i))
-    i = j
-  }
-  return out
-}
-
-function split(s: string, sep: unknown, maxsplit: unknown, fromRight: boolean): string[] {
-  const max = maxsplit === undefined || maxsplit === null ? -1 : Number(maxsplit)
-  if (sep === undefined || sep === null) return fromRight ? wsSplitRight(s, max) : wsSplitLeft(s, max)
-  const sp = String(sep)
-  if (sp === '') throw new PyError('ValueError', 'empty separator')
-  const parts = s.split(sp)
-  if (max < 0 || parts.length <= max + 1) return parts
-  if (!fromRight) return [...parts.slice(0, max), parts.slice(max).join(sp)]
-  return [parts.slice(0, parts.length - max).join(sp), ...parts.slice(parts.length - max)]
-}
+/** A method's optional str argument: None (or nothing) means the default. */
+const optStr = (x: unknown): string | null => (x === undefined || x === null ? null : str(x))
+const intArg = (x: unknown, dflt: number): number => (x === undefined || x === null ? dflt : Number(x))
 
 function startsOrEnds(s: string, arg: unknown, ends: boolean): boolean {
   const prefixes = Array.isArray(arg) ? arg : [arg]
@@ -83,20 +22,6 @@ function startsOrEnds(s: string, arg: unknown, ends: boolean): boolean {
   })
 }
 
-function title(s: string): string {
-  return s.replace(/[A-Za-z\u00c0-\uffff]+/g, (w) => w[0].toUpperCase() + w.slice(1).toLowerCase())
-}
-
-function capitalize(s: string): string {
-  return s.length ? s[0].toUpperCase() + s.slice(1).toLowerCase() : s
-}
-
-function strFind(s: string, sub: unknown, fromRight: boolean): number {
-  const i = fromRight ? s.lastIndexOf(String(sub)) : s.indexOf(String(sub))
-  if (i < 0 || !hasAstral(s)) return i
-  return Array.from(s.slice(0, i)).length
-}
-
 /** str.format as jinja2's sandbox runs it: string.Formatter, whose fields read through the sandbox's getattr/getitem. */
 const sandboxFormat: FormatModel = { ...formatModel, getItem: (v, key) => getItem(v, key), getAttr: (v, name) => getAttr(v, name) }
 
@@ -104,98 +29,41 @@ function strFormat(s: string, args: unknown[], kwargs: Map<string, unknown> | nu
   return pyStrFormat(sandboxFormat, s, args, kwargs ?? new Map(), { formatter: true })
 }
 
-/** Checks a padding width against the string limit; returns '' so it can lead a concatenation. */
-function checkWidth(w: unknown): string {
-  checkString(Number(w))
-  return ''
-}
-
 const STR_METHODS: Record<string, Method<string>> = {
-  strip: (s, a) => stripChars(s, a[0], true, true),
-  lstrip: (s, a) => stripChars(s, a[0], true, false),
-  rstrip: (s, a) => stripChars(s, a[0], false, true),
-  split: (s, a, k) => split(s, a[0] ?? k?.get('sep'), a[1] ?? k?.get('maxsplit'), false),
-  rsplit: (s, a, k) => split(s, a[0] ?? k?.get('sep'), a[1] ?? k?.get('maxsplit'), true),
-  splitlines: (s) => {
-    const parts = s.split(/\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]/)
-    if (parts.length && parts[parts.length - 1] === '') parts.pop()
-    return parts
-  },
+  strip: (s, a) => pystr.pyStripChars(s, optStr(a[0]), true, true),
+  lstrip: (s, a) => pystr.pyStripChars(s, optStr(a[0]), true, false),
+  rstrip: (s, a) => pystr.pyStripChars(s, optStr(a[0]), false, true),
+  split: (s, a, k) => pystr.pySplit(s, optStr(a[0] ?? k?.get('sep')), intArg(a[1] ?? k?.get('maxsplit'), -1)),
+  rsplit: (s, a, k) => pystr.pySplit(s, optStr(a[0] ?? k?.get('sep')), intArg(a[1] ?? k?.get('maxsplit'), -1), true),
+  splitlines: (s, a, k) => pystr.pySplitlines(s, truthy(a[0] ?? k?.get('keepends') ?? false)),
   startswith: (s, a) => startsOrEnds(s, a[0], false),
   endswith: (s, a) => startsOrEnds(s, a[0], true),
-  replace: (s, a) => {
-    const count = a[2] === undefined ? -1 : Number(a[2])
-    const old = str(a[0])
-    const neu = str(a[1])
-    if (old === '') {
-      // Python inserts the replacement before every code point and at the end, up to `count` times.
-      const cs = Array.from(s)
-      const times = count < 0 ? cs.length + 1 : Math.min(count, cs.length + 1)
-      checkString(s.length + times * neu.length)
-      let out = ''
-      for (let i = 0; i < cs.length; i++) out += (i < times ? neu : '') + cs[i]
-      return times > cs.length ? out + neu : out
-    }
-    const parts = s.split(old)
-    checkString(s.length + (parts.length - 1) * (neu.length - old.length))
-    if (count < 0) return parts.join(neu)
-    return parts.slice(0, count + 1).join(neu) + (parts.length > count + 1 ? old + parts.slice(count + 1).join(old) : '')
-  },
+  replace: (s, a) => pystr.pyReplace(s, str(a[0]), str(a[1]), intArg(a[2], -1), checkString),
   upper: (s) => s.toUpperCase(),
   lower: (s) => s.toLowerCase(),
   casefold: (s) => s.toLowerCase(),
-  swapcase: (s: string) => Array.from(s).map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join(''),
-  title: (s) => title(s),
-  capitalize: (s) => capitalize(s),
-  find: (s, a) => strFind(s, a[0], false),
-  rfind: (s, a) => strFind(s, a[0], true),
-  index: (s, a) => {
-    const i = strFind(s, a[0], false)
-    if (i < 0) throw new PyError('ValueError', 'substring not found')
-    return i
-  },
-  count: (s, a) => (String(a[0]) === '' ? len(s) + 1 : s.split(String(a[0])).length - 1),
+  swapcase: pystr.pySwapcase,
+  title: pystr.pyTitle,
+  capitalize: pystr.pyCapitalize,
+  find: (s, a) => pystr.pyFind(s, str(a[0])),
+  rfind: (s, a) => pystr.pyFind(s, str(a[0]), true),
+  index: (s, a) => pystr.pyIndexOf(s, str(a[0])),
+  rindex: (s, a) => pystr.pyIndexOf(s, str(a[0]), true),
+  count: (s, a) => pystr.pyCount(s, str(a[0])),
   join: (s, a) => toList(a[0]).map((x) => {
     if (typeof x !== 'string') throw new PyError('TypeError', `sequence item: expected str instance, ${typeName(x)} found`)
     return x
   }).join(s),
   format: (s, a, k) => strFormat(s, a, k),
-  isdigit: (s) => s.length > 0 && /^\p{Nd}+$/u.test(s),
-  isnumeric: (s) => s.length > 0 && /^\p{N}+$/u.test(s),
-  isdecimal: (s) => s.length > 0 && /^\p{Nd}+$/u.test(s),
-  isalpha: (s) => s.length > 0 && /^\p{L}+$/u.test(s),
-  isalnum: (s) => s.length > 0 && /^[\p{L}\p{N}]+$/u.test(s),
-  isspace: (s: string) => s.length > 0 && Array.from(s).every((c) => PY_WS.includes(c)),
-  isupper: (s) => /\p{Lu}/u.test(s) && !/\p{Ll}/u.test(s),
-  islower: (s) => /\p{Ll}/u.test(s) && !/\p{Lu}/u.test(s),
-  zfill: (s, a) => {
-    const w = Number(a[0])
-    checkString(w)
-    const sign = s[0] === '-' || s[0] === '+' ? s[0] : ''
-    return sign + s.slice(sign.length).padStart(w - sign.length, '0')
-  },
-  center: (s, a) => {
-    const w = Number(a[0])
-    checkString(w)
-    const fill = a[1] === undefined ? ' ' : String(a[1])
-    const n = len(s)
-    if (w <= n) return s
-    const total = w - n
-    const left = Math.floor(total / 2) + (total & w & 1)
-    return fill.repeat(left) + s + fill.repeat(total - left)
-  },
-  ljust: (s, a) => checkWidth(a[0]) + s + (a[1] === undefined ? ' ' : String(a[1])).repeat(Math.max(0, Number(a[0]) - len(s))),
-  rjust: (s, a) => checkWidth(a[0]) + (a[1] === undefined ? ' ' : String(a[1])).repeat(Math.max(0, Number(a[0]) - len(s))) + s,
-  partition: (s, a) => {
-    const i = s.indexOf(String(a[0]))
-    return tuple(i < 0 ? [s, '', ''] : [s.slice(0, i), String(a[0]), s.slice(i + String(a[0]).length)])
-  },
-  rpartition: (s, a) => {
-    const i = s.lastIndexOf(String(a[0]))
-    return tuple(i < 0 ? ['', '', s] : [s.slice(0, i), String(a[0]), s.slice(i + String(a[0]).length)])
-  },
-  removeprefix: (s, a) => (s.startsWith(String(a[0])) ? s.slice(String(a[0]).length) : s),
-  removesuffix: (s, a) => (String(a[0]) && s.endsWith(String(a[0])) ? s.slice(0, -String(a[0]).length) : s),
+  ...pystr.PY_STR_PREDICATES,
+  zfill: (s, a) => pystr.pyZfill(s, Number(a[0]), checkString),
+  center: (s, a) => pystr.pyJustify(s, 'center', Number(a[0]), a[1] === undefined ? ' ' : str(a[1]), checkString),
+  ljust: (s, a) => pystr.pyJustify(s, 'ljust', Number(a[0]), a[1] === undefined ? ' ' : str(a[1]), checkString),
+  rjust: (s, a) => pystr.pyJustify(s, 'rjust', Number(a[0]), a[1] === undefined ? ' ' : str(a[1]), checkString),
+  partition: (s, a) => tuple(pystr.pyPartition(s, str(a[0]))),
+  rpartition: (s, a) => tuple(pystr.pyPartition(s, str(a[0]), true)),
+  removeprefix: (s, a) => pystr.pyRemovePrefix(s, str(a[0])),
+  removesuffix: (s, a) => pystr.pyRemoveSuffix(s, str(a[0])),
   encode: (s) => s
 }
 

@@ -12,7 +12,7 @@
 import { PyError } from '../../python/errors'
 import { percentFormat as pyPercentFormat, type FormatModel } from '../../python/format'
 import { PyFloat, entryLookup, isTuple, tuple } from '../../python/json'
-import { PyRuntime, type PyView } from '../../python/values'
+import { PyRuntime, computedScalarView, type PyView } from '../../python/values'
 import { checkList, checkString } from './budget'
 import { floatRepr, strRepr } from '../../python/repr'
 
@@ -140,7 +140,6 @@ export const plain = (v: unknown): unknown => (v instanceof PyMarkup ? v.s : v)
 // A tuple is an array marked by shared/python's tuple(), which only changes how it prints and how `%` spreads it.
 export { isTuple, tuple }
 
-const NONE: PyView = { t: 'None' }
 const UNDEFINED: PyView = { t: 'object', type: 'Undefined', repr: 'Undefined', str: '', truthy: false }
 
 /**
@@ -148,17 +147,8 @@ const UNDEFINED: PyView = { t: 'object', type: 'Undefined', repr: 'Undefined', s
  * integral floats are boxed), Markup a str subclass, jinja2's Undefined prints empty and is false.
  */
 function view(v: unknown): PyView {
-  switch (typeof v) {
-    case 'string':
-      return { t: 'str', v }
-    case 'boolean':
-      return { t: 'bool', v }
-    case 'number':
-      return Number.isInteger(v) ? { t: 'int', v } : { t: 'float', v }
-    case 'undefined':
-      return NONE
-  }
-  if (v === null) return NONE
+  const scalar = computedScalarView(v)
+  if (scalar) return scalar
   if (v instanceof PyFloat) return { t: 'float', v: v.value }
   if (Array.isArray(v)) return { t: isTuple(v) ? 'tuple' : 'list', items: v }
   if (v instanceof Map) return { t: 'dict', entries: () => v.entries(), size: v.size, lookup: (k) => (v.has(k) ? { value: v.get(k) } : entryLookup(v, k)) }

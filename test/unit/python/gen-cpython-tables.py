@@ -5,7 +5,7 @@
 import json, random, struct, sys
 from pathlib import Path
 
-def bits(f): return struct.pack('>d', f).hex()
+from tagged import bits, tag
 
 random.seed(20240601)
 floats = [0.0, -0.0, float('inf'), float('-inf'), float('nan'), 1.0, -1.0, 0.1, 0.2, 0.1 + 0.2, 0.3, 1 / 3, 2 / 3,
@@ -35,17 +35,6 @@ str_rows = [{'s': s, 'repr': repr(s)} for s in strings]
 
 # Containers, as tagged trees the test rebuilds with the shared joiners: ints, floats (bits), strs, None, bools,
 # lists, tuples, sets (items in CPython's iteration order) and dicts.
-def tag(v):
-    if v is None or isinstance(v, bool): return v
-    if isinstance(v, int): return {'int': str(v)}
-    if isinstance(v, float): return {'float': bits(v)}
-    if isinstance(v, str): return {'str': v}
-    if isinstance(v, list): return {'list': [tag(x) for x in v]}
-    if isinstance(v, tuple): return {'tuple': [tag(x) for x in v]}
-    if isinstance(v, (set, frozenset)): return {'set': [tag(x) for x in v]}
-    if isinstance(v, dict): return {'dict': [[tag(k), tag(x)] for k, x in v.items()]}
-    raise TypeError(v)
-
 containers = [[], (), set(), {}, [1], (1,), {1}, {'a': 1}, [1, 'a', None, True, False, 2.0], (1, 2), ('x', (1,), ()),
               {1, 2, 3}, {'k': [1, (2,), {3}], 'n': None}, {0: 'no', 1: 'yes'}, {(1, 2): "it's", 1.5: -0.0},
               [['nested', ['deep', ('t',)]]], {'q': 'say "hi"', 'e': '\n\xa0'}, [float('inf'), float('nan'), 1e16]]

@@ -2,20 +2,10 @@
 # Writes format-tables.json: what CPython 3.11 gives for format(value, spec), str.format and printf-style %
 # on the values shared/python/format.ts formats. Run by hand (python3 gen-format-tables.py) when cases are added;
 # the tests read only the JSON. Values are tagged trees as in cpython-tables (floats as IEEE-754 bits).
-import json, random, struct, sys
+import json, random, sys
 from pathlib import Path
 
-def bits(f): return struct.pack('>d', f).hex()
-
-def tag(v):
-    if v is None or isinstance(v, bool): return v
-    if isinstance(v, int): return {'int': str(v)}
-    if isinstance(v, float): return {'float': bits(v)}
-    if isinstance(v, str): return {'str': v}
-    if isinstance(v, list): return {'list': [tag(x) for x in v]}
-    if isinstance(v, tuple): return {'tuple': [tag(x) for x in v]}
-    if isinstance(v, dict): return {'dict': [[tag(k), tag(x)] for k, x in v.items()]}
-    raise TypeError(v)
+from tagged import tag
 
 def outcome(f):
     try: return {'ok': f()}
