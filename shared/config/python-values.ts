@@ -123,7 +123,10 @@ function view(v: unknown): PyView {
   if (v instanceof PyFunction) return { t: 'object', type: 'function', repr: `<function ${v.name}>` }
   if (v instanceof PyBuiltin) return { t: 'object', type: 'builtin_function_or_method', repr: `<built-in function ${v.name}>` }
   if (v instanceof PyFile) return { t: 'object', type: '_io.TextIOWrapper', repr: `<_io.TextIOWrapper name=${strRepr(v.name)} mode='r' encoding='UTF-8'>` }
-  if (v instanceof PyRef) return { t: 'object', type: 'type', repr: `<class '${v.module ? `${v.module}.` : ''}${v.name}'>` }
+  if (v instanceof PyRef) {
+    const repr = `<class '${v.module ? `${v.module}.` : ''}${v.name}'>`
+    return { t: 'object', type: 'type', repr, eqKey: repr }
+  }
   return { t: 'object', type: 'object', repr: String(v) }
 }
 
@@ -140,22 +143,8 @@ function tooDeep(): PyError {
   return new PyError('RecursionError', 'the value contains itself (or is nested more than 1000 levels deep)')
 }
 
-export function pyEquals(a: PyValue, b: PyValue, depth = 0): boolean {
-  if (depth > MAX_VALUE_DEPTH) throw tooDeep()
-  if ((typeof a === 'number' || typeof a === 'boolean') && (typeof b === 'number' || typeof b === 'boolean')) return Number(a) === Number(b)
-  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return a === b
-  if (a === b) return true
-  const eq = (x: PyValue, y: PyValue): boolean => pyEquals(x, y, depth + 1)
-  const seq = (x: PyValue[], y: PyValue[]): boolean => x.length === y.length && x.every((v, i) => eq(v, y[i]))
-  if (a instanceof PyList && b instanceof PyList) return seq(a.items, b.items)
-  if (a instanceof PyTuple && b instanceof PyTuple) return seq(a.items, b.items)
-  if (a instanceof PySet && b instanceof PySet) return a.items.length === b.items.length && a.items.every((x) => b.items.some((y) => eq(x, y)))
-  if (a instanceof PyDict && b instanceof PyDict) {
-    return a.size === b.size && a.entries().every(([k, v]) => b.has(k) && eq(v, b.get(k) as PyValue))
-  }
-  if (a instanceof PyRef && b instanceof PyRef) return a.name === b.name && a.module === b.module
-  return a === b
-}
+/** Python `a == b`: the runtime's equality (an imported class equals the same class imported again). */
+export const pyEquals = (a: PyValue, b: PyValue): boolean => runtime.eq(a, b)
 
 /** repr() as CPython prints it, including `[...]` / `{...}` where a container contains itself. */
 export const pyRepr = (v: PyValue): string => runtime.repr(v)

@@ -78,21 +78,8 @@ export function decodeLabelDicts(v: unknown): any {
   return v
 }
 
-function numericKey(v: unknown): number | undefined {
-  if (typeof v === 'boolean') return v ? 1 : 0
-  if (typeof v === 'number') return v
-  if (v instanceof PyFloat) return v.value
-  if (typeof v === 'bigint') return Number(v)
-  return undefined
-}
-
-/** Python `a == b` for hashable JSON values used as dict keys. */
-export function pyKeyEq(a: unknown, b: unknown): boolean {
-  const na = numericKey(a)
-  const nb = numericKey(b)
-  if (na !== undefined || nb !== undefined) return na !== undefined && nb !== undefined && na === nb
-  return a === b
-}
+/** Python `a == b` (1 == 1.0 == True) for JSON values: the runtime's equality. */
+export const pyKeyEq = (a: unknown, b: unknown): boolean => jsonRuntime.eq(a, b)
 
 /** A dict's `d[key]` over its entries, with Python's key equality (1 == 1.0 == True). */
 export function entryLookup(entries: Iterable<readonly [unknown, unknown]>, key: unknown): { value: unknown } | undefined {

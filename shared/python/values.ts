@@ -27,8 +27,11 @@ export type PyView =
   | { t: 'str'; v: string; type?: string; repr?: string }
   | { t: 'list' | 'tuple' | 'set'; items: readonly unknown[] }
   | DictView
-  /** Anything else: its type name, repr, str (default: the repr) and truthiness (default: true). */
-  | { t: 'object'; type: string; repr: string; str?: string; truthy?: boolean }
+  /**
+   * Anything else: its type name, repr, str (default: the repr) and truthiness (default: true). Two objects are equal
+   * when they are the same object or have the same `eqKey` (jinja2's Undefined equals any Undefined).
+   */
+  | { t: 'object'; type: string; repr: string; str?: string; truthy?: boolean; eqKey?: unknown }
 
 export type Viewer = (v: unknown) => PyView
 
@@ -54,6 +57,22 @@ export function computedScalarView(v: unknown): PyView | undefined {
 
 /** Containers nested deeper than this (only a value that contains itself gets there) are an error, as in CPython. */
 const MAX_DEPTH = 1000
+
+/** A number's value for ==: ints exact (bigint), floats as they are; undefined for a non-number. */
+function numeric(w: PyView): bigint | number | undefined {
+  if (w.t === 'bool') return w.v ? 1n : 0n
+  if (w.t === 'int') return typeof w.v === 'bigint' ? w.v : Number.isSafeInteger(w.v) ? BigInt(w.v) : w.v
+  if (w.t === 'float') return w.v
+  return undefined
+}
+
+/** int == float compares exactly, as CPython does (2**53 + 1 != 2.0**53). */
+function numEq(a: bigint | number, b: bigint | number): boolean {
+  if (typeof a === typeof b) return a === b
+  const f = (typeof a === 'number' ? a : b) as number
+  const i = (typeof a === 'bigint' ? a : b) as bigint
+  return Number.isInteger(f) && BigInt(f) === i
+}
 
 export class PyRuntime {
   constructor(readonly view: Viewer) {}
@@ -102,6 +121,40 @@ export class PyRuntime {
     } finally {
       seen.delete(v)
     }
+  }
+
+  /** Python `a == b`: numbers by value (True == 1 == 1.0), str by text, containers item by item, a list never a tuple. */
+  eq(a: unknown, b: unknown, depth = 0): boolean {
+    if (a === b) return true
+    if (depth > MAX_DEPTH) throw new PyError('RecursionError', 'the value contains itself (or is nested more than 1000 levels deep)')
+    const wa = this.view(a)
+    const wb = this.view(b)
+    const na = numeric(wa)
+    const nb = numeric(wb)
+    if (na !== undefined || nb !== undefined) return na !== undefined && nb !== undefined && numEq(na, nb)
+    const eq = (x: unknown, y: unknown): boolean => this.eq(x, y, depth + 1)
+    switch (wa.t) {
+      case 'None':
+        return wb.t === 'None'
+      case 'str':
+        return wb.t === 'str' && wa.v === wb.v
+      case 'list':
+      case 'tuple':
+        return wb.t === wa.t && wa.items.length === wb.items.length && wa.items.every((x, i) => eq(x, wb.items[i]))
+      case 'set':
+        return wb.t === 'set' && wa.items.length === wb.items.length && wa.items.every((x) => wb.items.some((y) => eq(x, y)))
+      case 'dict': {
+        if (wb.t !== 'dict' || wa.size !== wb.size) return false
+        for (const [k, x] of wa.entries()) {
+          const hit = wb.lookup(k)
+          if (!hit || !eq(x, hit.value)) return false
+        }
+        return true
+      }
+      case 'object':
+        return wb.t === 'object' && wa.eqKey !== undefined && wa.eqKey === wb.eqKey
+    }
+    return false
   }
 
   /** str(v): a str as it is, an object's own str, anything else its repr. */

@@ -140,7 +140,7 @@ export const plain = (v: unknown): unknown => (v instanceof PyMarkup ? v.s : v)
 // A tuple is an array marked by shared/python's tuple(), which only changes how it prints and how `%` spreads it.
 export { isTuple, tuple }
 
-const UNDEFINED: PyView = { t: 'object', type: 'Undefined', repr: 'Undefined', str: '', truthy: false }
+const UNDEFINED: PyView = { t: 'object', type: 'Undefined', repr: 'Undefined', str: '', truthy: false, eqKey: 'Undefined' }
 
 /**
  * What a template value is to the Python runtime: a bare integral number is an int (ints are computed as numbers;
@@ -214,23 +214,7 @@ export const repr = (v: unknown): string => (typeof v === 'string' ? strRepr(v) 
 export const str = (v: unknown): string => (typeof v === 'string' ? v : runtime.str(v))
 
 /** Python ==. */
-export function eq(a: unknown, b: unknown): boolean {
-  if (a === b) return true
-  if (a instanceof PyMarkup || b instanceof PyMarkup) return eq(plain(a), plain(b))
-  if (numLike(a) && numLike(b)) return Number(a) === Number(b)
-  if (a instanceof Undef || b instanceof Undef) return a instanceof Undef && b instanceof Undef
-  if (Array.isArray(a) && Array.isArray(b)) {
-    if (a.length !== b.length || isTuple(a) !== isTuple(b)) return false
-    for (let i = 0; i < a.length; i++) if (!eq(a[i], b[i])) return false
-    return true
-  }
-  if (a instanceof Map && b instanceof Map) {
-    if (a.size !== b.size) return false
-    for (const [k, x] of a) if (!b.has(k) || !eq(x, b.get(k))) return false
-    return true
-  }
-  return false
-}
+export const eq = (a: unknown, b: unknown): boolean => runtime.eq(a, b)
 
 /** Python's <, <=, >, >= (`op` is the operator); raises TypeError where Python does. */
 export function compare(op: string, a: unknown, b: unknown): boolean {

@@ -3,8 +3,8 @@
 // on the JSON view (with tuples) and once on the config evaluator's classes (with sets), and the views' own
 // differences are pinned case by case.
 import { describe, expect, it } from 'vitest'
-import { PyDict, PyList, PySet, PyTuple, pyRepr as configRepr, truthy as configTruthy, type PyValue } from '../../../shared/config/python-values'
-import { PyMarkup, Undef, repr as hfRepr, str as hfStr, truthy as hfTruthy, typeName as hfTypeName } from '../../../shared/formats/hf/values'
+import { PyDict, PyList, PyRef, PySet, PyTuple, pyEquals, pyRepr as configRepr, truthy as configTruthy, type PyValue } from '../../../shared/config/python-values'
+import { PyMarkup, Undef, eq as hfEq, repr as hfRepr, str as hfStr, truthy as hfTruthy, typeName as hfTypeName } from '../../../shared/formats/hf/values'
 import { pyRepr as lazyRepr, pyTypeName as lazyTypeName } from '../../../shared/formats/lazyllm/python-values'
 import { PyFloat, jsonRuntime, pyRepr, pyStr, tuple } from '../../../shared/python/json'
 import { fromBits, tables, type Tagged } from './cpython-tables'
@@ -99,5 +99,23 @@ describe('what the views decide', () => {
   })
   it('bytes print as b\'…\'', () => {
     expect(pyRepr(new Uint8Array([104, 105, 0, 39, 255]))).toBe("b\"hi\\x00'\\xff\"")
+  })
+})
+
+describe('== is Python’s', () => {
+  it('True == 1 == 1.0, and an int beyond 2**53 is compared exactly with a float', () => {
+    expect([jsonRuntime.eq(true, 1), jsonRuntime.eq(1, new PyFloat(1)), jsonRuntime.eq(2n ** 53n + 1n, new PyFloat(2 ** 53)), jsonRuntime.eq(2n ** 53n, new PyFloat(2 ** 53))]).toEqual([true, true, false, true])
+  })
+  it('a list never equals a tuple with the same items', () => {
+    expect([jsonRuntime.eq([1], tuple([1])), jsonRuntime.eq(tuple([1]), tuple([1]))]).toEqual([false, true])
+  })
+  it('dicts compare their keys with == (1 and 1.0 are one key) and their values item by item', () => {
+    expect(jsonRuntime.eq(new Map([[1, ['a']]]), new Map([[new PyFloat(1), ['a']]]))).toBe(true)
+  })
+  it("jinja2's Undefined equals any Undefined and nothing else; Markup equals its text", () => {
+    expect([hfEq(new Undef('a'), new Undef('b')), hfEq(new Undef('a'), null), hfEq(new PyMarkup('x'), 'x')]).toEqual([true, false, true])
+  })
+  it('a class imported twice is the same class', () => {
+    expect(pyEquals(new PyRef('A', 'm'), new PyRef('A', 'm'))).toBe(true)
   })
 })
