@@ -56,29 +56,60 @@ export const NEAR_AGREE = Math.ceil(0.8 * MINHASH_SIZE)
 // Fixed odd multipliers and offsets: one hash family per signature position, the same in every run.
 const MUL = Int32Array.from({ length: MINHASH_SIZE }, (_, i) => Math.imul(0x9e3779b1, i + 1) | 1)
 const ADD = Int32Array.from({ length: MINHASH_SIZE }, (_, i) => Math.imul(0x85ebca6b, i + 7))
-const mins = new Int32Array(MINHASH_SIZE)
+/** The row's 4-gram hashes, reused from row to row. */
+let grams = new Int32Array(1024)
 
 /**
- * MinHash signature of the character 4-gram set of normalized text (works for CJK, which has no spaces). The
- * minimums are kept as signed 32-bit integers with the top bit flipped (the same order as the unsigned values, in
- * the integer arithmetic the JIT does fastest) and written out unsigned.
+ * MinHash signature of the character 4-gram set of normalized text (works for CJK, which has no spaces). Each gram
+ * is hashed once, then the signature positions take their minimums over the grams four at a time (MINHASH_SIZE is a
+ * multiple of 4), multipliers, offsets and running minimums in registers. Minimums are kept as signed 32-bit
+ * integers with the top bit flipped (the same order as the unsigned values, in the integer arithmetic the JIT does
+ * fastest) and written out unsigned.
  */
 export function minhash(norm: string, out: Uint32Array = new Uint32Array(MINHASH_SIZE)): Uint32Array {
-  mins.fill(0x7fffffff)
   const n = norm.length
-  const grams = n < 4 ? (n ? 1 : 0) : n - 3
-  for (let i = 0; i < grams; i++) {
+  const count = n < 4 ? (n ? 1 : 0) : n - 3
+  if (grams.length < count) grams = new Int32Array(count * 2)
+  const gs = grams
+  for (let i = 0; i < count; i++) {
     let g = 0x811c9dc5 | 0
     const end = Math.min(n, i + 4)
     for (let j = i; j < end; j++) g = Math.imul(g ^ norm.charCodeAt(j), 0x01000193)
-    for (let k = 0; k < MINHASH_SIZE; k++) {
-      let h = (Math.imul(g, MUL[k]) + ADD[k]) | 0
-      h ^= h >>> 16
-      h = Math.imul(h, 0x45d9f3b) ^ -0x80000000
-      if (h < mins[k]) mins[k] = h
-    }
+    gs[i] = g
   }
-  for (let k = 0; k < MINHASH_SIZE; k++) out[k] = (mins[k] ^ -0x80000000) >>> 0
+  for (let k = 0; k < MINHASH_SIZE; k += 4) {
+    const m0 = MUL[k]
+    const m1 = MUL[k + 1]
+    const m2 = MUL[k + 2]
+    const m3 = MUL[k + 3]
+    const a0 = ADD[k]
+    const a1 = ADD[k + 1]
+    const a2 = ADD[k + 2]
+    const a3 = ADD[k + 3]
+    let n0 = 0x7fffffff
+    let n1 = 0x7fffffff
+    let n2 = 0x7fffffff
+    let n3 = 0x7fffffff
+    for (let i = 0; i < count; i++) {
+      const g = gs[i]
+      let h0 = (Math.imul(g, m0) + a0) | 0
+      let h1 = (Math.imul(g, m1) + a1) | 0
+      let h2 = (Math.imul(g, m2) + a2) | 0
+      let h3 = (Math.imul(g, m3) + a3) | 0
+      h0 = Math.imul(h0 ^ (h0 >>> 16), 0x45d9f3b) ^ -0x80000000
+      h1 = Math.imul(h1 ^ (h1 >>> 16), 0x45d9f3b) ^ -0x80000000
+      h2 = Math.imul(h2 ^ (h2 >>> 16), 0x45d9f3b) ^ -0x80000000
+      h3 = Math.imul(h3 ^ (h3 >>> 16), 0x45d9f3b) ^ -0x80000000
+      if (h0 < n0) n0 = h0
+      if (h1 < n1) n1 = h1
+      if (h2 < n2) n2 = h2
+      if (h3 < n3) n3 = h3
+    }
+    out[k] = (n0 ^ -0x80000000) >>> 0
+    out[k + 1] = (n1 ^ -0x80000000) >>> 0
+    out[k + 2] = (n2 ^ -0x80000000) >>> 0
+    out[k + 3] = (n3 ^ -0x80000000) >>> 0
+  }
   return out
 }
 
