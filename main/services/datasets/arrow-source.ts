@@ -7,7 +7,7 @@
 // byte; the rows of a batch that fails to decode are skipped and reported, the others load.
 import { open } from 'node:fs/promises'
 import type { DatasetError } from './types'
-import type { CachedPart } from './index-cache'
+import { unopenedPart, type CachedPart } from './index-cache'
 import { RowInspector } from './validate-rows'
 import type { TaskContext } from '../workers/task-types'
 import { ArrowError, ArrowStreamReader, type ReadAt } from '../../../shared/formats/arrow-ipc'
@@ -161,22 +161,7 @@ export async function validateArrowFile(
   ctx: TaskContext
 ): Promise<CachedPart> {
   const o = await openArrow(input.file)
-  if (!o.ok) {
-    return {
-      key: null,
-      format: 'arrow',
-      rawRows: 0,
-      index: null,
-      bad: new Uint32Array(0),
-      columns: [],
-      refsByKind: {},
-      refsTotal: 0,
-      fileRefs: [],
-      fileRefsTruncated: false,
-      errors: [o.error],
-      errorCount: 1
-    }
-  }
+  if (!o.ok) return unopenedPart('arrow', o.error)
   return validateArrow(o.arrow, {
     maxErrors: input.maxErrors,
     maxFileRefs: input.maxFileRefs,

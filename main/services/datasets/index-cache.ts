@@ -24,6 +24,24 @@ export interface CachedPart extends Omit<ValidateOutput, 'cancelled'> {
   index: RowIndex | null
 }
 
+/** A part of a file that could not be opened: no rows, the one error that says why. */
+export function unopenedPart(format: DatasetFormat, error: ValidateOutput['errors'][number]): CachedPart {
+  return {
+    key: null,
+    format,
+    rawRows: 0,
+    index: null,
+    bad: new Uint32Array(0),
+    columns: [],
+    refsByKind: {},
+    refsTotal: 0,
+    fileRefs: [],
+    fileRefsTruncated: false,
+    errors: [error],
+    errorCount: 1
+  }
+}
+
 export interface FileStamp {
   size: number
   mtimeMs: number

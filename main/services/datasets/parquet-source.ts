@@ -12,7 +12,7 @@ import zlib from 'node:zlib'
 import type { AsyncBuffer, Compressors, FileMetaData } from 'hyparquet'
 import type { DatasetError } from './types'
 import { RowInspector } from './validate-rows'
-import type { CachedPart } from './index-cache'
+import { unopenedPart, type CachedPart } from './index-cache'
 import type { TaskContext } from '../workers/task-types'
 import { PyFloat } from '../../../shared/python/json'
 import { bytesValue, hfFeatureKinds, type MediaKind } from '../../../shared/media/media-value'
@@ -305,22 +305,7 @@ export async function validateParquet(
  */
 export async function validateParquetFile(input: { file: string; maxErrors: number; maxFileRefs: number }, ctx: TaskContext): Promise<CachedPart> {
   const o = await openParquet(input.file)
-  if (!o.ok) {
-    return {
-      key: null,
-      format: 'parquet',
-      rawRows: 0,
-      index: null,
-      bad: new Uint32Array(0),
-      columns: [],
-      refsByKind: {},
-      refsTotal: 0,
-      fileRefs: [],
-      fileRefsTruncated: false,
-      errors: [o.error],
-      errorCount: 1
-    }
-  }
+  if (!o.ok) return unopenedPart('parquet', o.error)
   return validateParquet(o.pq, {
     maxErrors: input.maxErrors,
     maxFileRefs: input.maxFileRefs,
