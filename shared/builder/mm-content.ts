@@ -7,6 +7,7 @@
 // the same composition on each row: the draft's infer_cfg carries it as `promptloom_content`, a PromptLoom key that
 // is never written into a saved config.
 import { AIS_AUDIO_START, AIS_CONTENT_TAG, AIS_IMAGE_START, AIS_TEXT_START, AIS_VIDEO_START } from '../loaders/ais-content'
+import { isBytesValue } from '../media/media-value'
 import { pyStr } from '../python/json'
 
 export type MediaKind = 'image' | 'audio' | 'video'
@@ -34,17 +35,12 @@ export interface ContentSpec {
 export const CONTENT_SPEC_KEY = 'promptloom_content'
 
 const TAG: Record<MediaKind, string> = { image: AIS_IMAGE_START, audio: AIS_AUDIO_START, video: AIS_VIDEO_START }
-const PLACEHOLDER = /\{([A-Za-z_][\w.-]*)\}/g
+/** An OpenCompass {field} placeholder (the builder's templates and their field schema read the same ones). */
+export const PLACEHOLDER = /\{([A-Za-z_][\w.-]*)\}/g
 
 /** Placeholders the row fills are replaced by str() of the cell; others stay as written (as safe_format leaves them). */
-export function fillText(template: string, row: Record<string, unknown>): string {
+function fillText(template: string, row: Record<string, unknown>): string {
   return template.replace(PLACEHOLDER, (m, name: string) => (name in row ? pyStr(row[name]) : m))
-}
-
-function base64Of(bytes: Uint8Array): string {
-  let s = ''
-  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000))
-  return btoa(s)
 }
 
 /** Rewrites a media path of a row (the saved data rebases relative paths onto its own folder). */
@@ -52,7 +48,8 @@ export type PathOf = (path: string, from: Record<string, unknown>) => string
 
 /**
  * The references a media cell stands for, as they go into a content tag: paths as written (through `pathOf`, which
- * may rebase them), URLs and inline data as they are, embedded bytes as base64. Empty cells give none.
+ * may rebase them), URLs and inline data as they are, embedded bytes ({"$bytes"}, alone or in a Hugging Face
+ * {bytes, path} struct: shared/media/media-value.ts) as their base64. Empty cells give none.
  */
 export function mediaRefs(cell: unknown, pathOf: (p: string) => string = (p) => p): string[] {
   if (cell === null || cell === undefined) return []
@@ -62,11 +59,10 @@ export function mediaRefs(cell: unknown, pathOf: (p: string) => string = (p) => 
     return [isInline || /^[a-z][a-z0-9+.-]*:\/\//i.test(cell) ? cell : pathOf(cell)]
   }
   if (Array.isArray(cell)) return cell.flatMap((c) => mediaRefs(c, pathOf))
-  if (cell instanceof Uint8Array) return [base64Of(cell)]
+  if (isBytesValue(cell)) return cell.$bytes ? [cell.$bytes] : []
   if (typeof cell === 'object') {
     const o = cell as Record<string, unknown>
-    if (o.bytes instanceof Uint8Array && o.bytes.length > 0) return [base64Of(o.bytes)]
-    if (typeof o.bytes === 'string' && o.bytes !== '') return [o.bytes]
+    if (isBytesValue(o.bytes) && o.bytes.$bytes) return [o.bytes.$bytes]
     if (typeof o.path === 'string') return mediaRefs(o.path, pathOf)
   }
   return []

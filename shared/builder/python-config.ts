@@ -62,7 +62,7 @@ function usedClasses(v: unknown, out: Set<string>): Set<string> {
 }
 
 /** The framework that runs a built variant: AISBench for MMPromptTemplate, OpenCompass otherwise. */
-export function frameworkOf(v: BuiltVariant): Framework {
+function frameworkOf(v: BuiltVariant): Framework {
   const t = v.infer_cfg.prompt_template as { type?: unknown } | undefined
   return t?.type === 'MMPromptTemplate' ? 'aisbench' : 'opencompass'
 }

@@ -159,7 +159,7 @@ function promptMm(media: MediaColumn[]): Record<string, unknown> {
 }
 
 /** Examples for the multimodal shape: fixed rows only (they are written into each row's content). */
-export function multimodalExamples(r: Recipe): number[] {
+function multimodalExamples(r: Recipe): number[] {
   const on = r.sections.some((s) => s.id === EXAMPLES_SECTION && s.enabled)
   return on && r.selector.kind === 'fixed' ? r.selector.ids : []
 }

@@ -4,7 +4,7 @@
 // no column fills is an error at its place (OpenCompass would leave the braces in the prompt), and the schema is
 // written as JSON Schema beside an exported config so a caller knows what must be supplied.
 
-import { CONTENT_SPEC_KEY, type ContentSpec } from './mm-content'
+import { CONTENT_SPEC_KEY, PLACEHOLDER, type ContentSpec } from './mm-content'
 
 export type FieldKind = 'text' | 'image' | 'audio' | 'video'
 
@@ -33,7 +33,6 @@ export interface SchemaIssue {
   use?: FieldUse
 }
 
-const PLACEHOLDER = /\{([A-Za-z_][\w.-]*)\}/g
 // The ice token and the wrap marker are not fields.
 const NOT_FIELDS = new Set(['wrapped'])
 const MEDIA_PART: Record<string, FieldKind> = { image_url: 'image', image: 'image', audio_url: 'audio', input_audio: 'audio', audio: 'audio', video_url: 'video', video: 'video' }

@@ -3,15 +3,13 @@
 // <video_1>, numbered per kind in order across the whole prompt — and the map from each placeholder to its part
 // (path, URL, data: URL or base64, as the export's media encoding writes it). Text parts are joined as they are,
 // with nothing added between them, so the text is the model's text with placeholders where its media went.
+import { partModality } from './multimodal'
 
-/** The media kind a content part carries, or null for a text part. */
+/** The media kind a content part carries (partModality), its own type name for other non-text parts, null for text. */
 function kindOf(part: Record<string, unknown>): string | null {
   const t = part.type
   if (t === 'text' || typeof t !== 'string') return null
-  if (t === 'image_url' || t === 'image') return 'image'
-  if (t === 'input_audio' || t === 'audio_url' || t === 'audio') return 'audio'
-  if (t === 'video_url' || t === 'video') return 'video'
-  return t.replace(/_url$/, '')
+  return partModality(part) ?? t.replace(/_url$/, '')
 }
 
 export interface MediaMapped {

@@ -153,7 +153,7 @@ async function writeComposed(target: string, spec: ContentSpec, src: SaveSource)
           if (mediaColumns.has(k)) {
             const refs = mediaRefs(v, (p) => composer.pathOf(p, value))
             line[k] = Array.isArray(v) ? refs : (refs[0] ?? null)
-          } else line[k] = v instanceof Uint8Array ? mediaRefs(v)[0] : toPlainJson(v)
+          } else line[k] = toPlainJson(v)
         }
         line.content = content
         await w.write(JSON.stringify(line) + '\n')
