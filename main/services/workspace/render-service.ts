@@ -15,7 +15,7 @@ import { splitSize, type LoadedProject } from './project-load'
 import type { ProjectSession } from './project-session'
 import { conversationView } from './render-conversation'
 import { apiItems, engineProblem, renderPreparedRow, type ModelContext } from './render-row'
-import { findMediaRefs, resolveRowMedia } from './row-media'
+import { findMediaRefs, onePerFile, resolveRowMedia } from './row-media'
 import { conversationOf, type Variant } from './variants'
 
 /** A precomputed ice_idx file's JSON (the engine checks its shape against the splits). */
@@ -123,7 +123,7 @@ export class RenderService {
     const media = await resolveRowMedia(refs, mediaFile, this.session.roots(), urls)
     const conv = conversationOf(v)
     const conversation = conv ? await conversationView(rec.value, conv, (refs) => resolveRowMedia(refs, mediaFile, this.session.roots(), urls)) : undefined
-    const base = { index: q.index, split: p.testSplit, variantId: v.id, fields: toPlainJson(rec.value) as Record<string, unknown>, media, status: curation().get(q.index), ...(cur ? { curation: toPlainJson(cur) as RowCuration } : {}) }
+    const base = { index: q.index, split: p.testSplit, variantId: v.id, fields: toPlainJson(rec.value) as Record<string, unknown>, media: onePerFile(media), status: curation().get(q.index), ...(cur ? { curation: toPlainJson(cur) as RowCuration } : {}) }
     if (isEngineError(prepared)) {
       return { ...base, promptList: [], models: [], problems: [engineProblem(prepared, 'error')] }
     }

@@ -118,3 +118,22 @@ export async function resolveRowMedia(refs: FoundRef[], datasetFile: string, roo
   )
 }
 
+/**
+ * One entry per file for the row panel: a builder-saved row names its picture in its own cell (as written, often
+ * relative) and again inside its composed `content` (absolute), so the two references resolve to one URL. The
+ * first keeps its place; its caption names every field that refers to it. Unresolved entries stay as they are.
+ */
+export function onePerFile(media: MediaRef[]): MediaRef[] {
+  const byUrl = new Map<string, MediaRef>()
+  const out: MediaRef[] = []
+  for (const m of media) {
+    const first = m.url ? byUrl.get(m.url) : undefined
+    if (!first) {
+      const copy = { ...m }
+      if (m.url) byUrl.set(m.url, copy)
+      out.push(copy)
+    } else if (!first.field.split(', ').includes(m.field)) first.field = `${first.field}, ${m.field}`
+  }
+  return out
+}
+

@@ -160,4 +160,23 @@ describe('multimodal builder, end to end through the workspace and the CLI', () 
       ws.close()
     }
   })
+
+  it("lists each picture once in the row panel when the row's cell and its composed content spell its path differently", async () => {
+    const dir = await pictureDataset()
+    const ws = new Workspace(host, { curation: 'memory' })
+    try {
+      await ws.session.open(dir)
+      const s = ws.session.current()!
+      const check = await ws.templates.checkRecipe(mmRecipe())
+      const preview = await ws.templates.preview({ index: 1, variantId: s.variants[0].id, modelIds: [], edits: [{ target: { variantId: s.variants[0].id }, text: check.variantText }] })
+      const media = preview.render!.media
+      // The row's `image` is relative (images/p11.png); its composed content names the same file by absolute path.
+      expect(media.map((m) => m.url).filter(Boolean)).toHaveLength(4)
+      expect(new Set(media.map((m) => m.url)).size).toBe(media.length)
+      const own = media.find((m) => m.url?.includes('p11.png'))!
+      expect(own.field).toBe('image, content')
+    } finally {
+      ws.close()
+    }
+  })
 })
