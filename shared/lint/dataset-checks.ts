@@ -1,8 +1,8 @@
 // Checks that look at the rows themselves rather than at what a model receives: empty fields, the gold answer in
 // the input, duplicates (exact, and near by MinHash over character 4-grams), answer-label balance of
 // multiple-choice sets, and in-context examples that are also test rows. Per-row facts are computed once per row
-// (rowFeatures) so a whole-set check over 100,000 rows is a pass over small arrays, and an edited row only
-// recomputes its own facts.
+// (rowFeatures, and signatures for the MinHash, which lint computes on a worker thread in batches of rows) so a
+// whole-set check over 100,000 rows is a pass over small arrays, and an edited row only recomputes its own facts.
 
 export type Row = Record<string, unknown>
 
@@ -118,23 +118,40 @@ export interface RowFeatures {
   exact: number
   /** Key of the media references alone: near-duplicates must show the same media. */
   media: number
-  /** MinHash of the normalized input text; null when the text is too short to judge (under 12 characters). */
+  /** MinHash of the normalized input text; null when the text is too short to judge, or not computed yet. */
   sig: Uint32Array | null
   /** The gold answer as text, when the row has one. */
   gold: string | null
 }
 
-/** A row's facts; `sig` is where its signature goes (a slot of a shared buffer), else a new array. */
-export function rowFeatures(row: Row, columns: string[], mediaValues: string[], outputColumn: string | null, sig?: Uint32Array): RowFeatures {
-  const t = inputText(row, columns)
-  const norm = normalizeText(t)
+/** A row's facts from its input text (inputText); `sig` stays null until its signature is known (signatures). */
+export function rowFeatures(input: string, row: Row, mediaValues: string[], outputColumn: string | null): RowFeatures {
   const g = outputColumn !== null ? row[outputColumn] : undefined
   return {
-    exact: hash53(t),
+    exact: hash53(input),
     media: hash53(mediaValues.join('\u0001')),
-    sig: norm.length >= 12 ? minhash(norm, sig) : null,
+    sig: null,
     gold: g === undefined || g === null ? null : text(g).trim()
   }
+}
+
+/** Normalized text shorter than this is too short to judge as a near-duplicate: it gets no signature. */
+const SIG_MIN_CHARS = 12
+
+/**
+ * MinHash signatures of rows' input texts (inputText): text k's signature is sigs[k * MINHASH_SIZE …], where
+ * judged[k] is 1; judged[k] is 0 where the normalized text is too short to judge.
+ */
+export function signatures(inputs: string[]): { sigs: Uint32Array; judged: Uint8Array } {
+  const sigs = new Uint32Array(inputs.length * MINHASH_SIZE)
+  const judged = new Uint8Array(inputs.length)
+  for (let k = 0; k < inputs.length; k++) {
+    const norm = normalizeText(inputs[k])
+    if (norm.length < SIG_MIN_CHARS) continue
+    minhash(norm, sigs.subarray(k * MINHASH_SIZE, (k + 1) * MINHASH_SIZE))
+    judged[k] = 1
+  }
+  return { sigs, judged }
 }
 
 /** Input and answer fields that are missing, empty or whitespace only. */

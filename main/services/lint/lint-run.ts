@@ -5,11 +5,12 @@
 // when asked, leaving rejected rows out, so a curation change or an edited row (relint) updates them at once.
 import type { CurationStatus } from '../../../shared/api/types'
 import { isEngineError, type EngineError, type Prepared, type Row } from '../../../shared/engine'
-import { checkedColumns, duplicates, emptyFields, goldLeak, isImbalanced, labelBalance, MINHASH_SIZE, rowFeatures, type RowFeatures } from '../../../shared/lint/dataset-checks'
+import { checkedColumns, duplicates, emptyFields, goldLeak, hash53, inputText, isImbalanced, labelBalance, MINHASH_SIZE, rowFeatures, type RowFeatures } from '../../../shared/lint/dataset-checks'
 import { histogram } from '../../../shared/lint/histogram'
 import { kindInfo, lintKindOf } from '../../../shared/lint/kinds'
 import { groupKey, LINT_REPORT_VERSION, parseLintKey, type LintExample, type LintGroup, type LintReport, type LintSeverity } from '../../../shared/lint/report'
 import type { RowRecord } from '../datasets/types'
+import { runTask } from '../workers/pool'
 import { renderPreparedRow, type ModelContext } from '../workspace/render-row'
 import { findMediaRefs } from '../workspace/row-media'
 import { MediaChecker } from './media-check'
@@ -41,6 +42,12 @@ export interface LintSource {
   readRow?(index: number): Promise<RowRecord | null>
 }
 
+/** Rows linted whose signatures are still to be computed, and their input texts. */
+interface Unsigned {
+  rows: number[]
+  inputs: string[]
+}
+
 export interface Finding {
   kind: string
   model: string | null
@@ -52,8 +59,8 @@ export interface Finding {
 
 const BATCH = 500
 const EXAMPLES = 5
-/** Rows per slab of MinHash signatures: one buffer per 4,096 rows, not one per row. */
-const SIG_SLAB = 4096
+/** Batches whose signatures may be computing at once: bounds the texts held for them. */
+const SIGNING_AHEAD = 4
 const RANK: Record<LintSeverity, number> = { error: 2, warning: 1, info: 0 }
 
 export class LintRun {
@@ -101,6 +108,9 @@ export class LintRun {
   async run(signal?: AbortSignal, onProgress?: (done: number, total: number) => void): Promise<this> {
     const t0 = performance.now()
     const total = this.src.range?.end ?? this.src.total
+    // Each batch's near-duplicate signatures are computed on a worker thread (the dataset pool) while this thread
+    // renders the next batches; they are all in before the run ends. A failed batch fails the run.
+    const signing: Promise<void>[] = []
     for (let start = this.first; start < total; start += BATCH) {
       if (signal?.aborted) {
         this.cancelled = true
@@ -108,16 +118,23 @@ export class LintRun {
       }
       const recs = await this.src.readRows(start, Math.min(BATCH, total - start))
       const prepared = await this.src.prepare(recs.map((r) => r.value))
+      const unsigned: Unsigned = { rows: [], inputs: [] }
       for (let k = 0; k < recs.length; k++) {
-        await this.lintRow(recs[k], prepared, this.src.wholeSplit ? recs[k].index : k)
+        await this.lintRow(recs[k], prepared, this.src.wholeSplit ? recs[k].index : k, unsigned)
         const key = this.src.editKey?.(recs[k].index)
         if (key) this.editKeys.set(recs[k].index, key)
       }
+      const signed = this.sign(unsigned)
+      // Awaited below; the empty handler only keeps a failure from counting as unhandled until then.
+      signed.catch(() => {})
+      signing.push(signed)
+      if (signing.length >= SIGNING_AHEAD) await signing.shift()
       this.done = Math.min(start + BATCH, total)
       onProgress?.(this.done - this.first, total - this.first)
       // Let other calls (the row list, the matrix) through between batches.
       await new Promise((r) => setImmediate(r))
     }
+    await Promise.all(signing)
     this.elapsedMs = performance.now() - t0
     return this
   }
@@ -125,7 +142,9 @@ export class LintRun {
   /** Lints one row again after it was edited. */
   async relint(rec: RowRecord): Promise<void> {
     const prepared = await this.src.prepare(this.src.wholeSplit ? [] : [rec.value])
-    await this.lintRow(rec, prepared, this.src.wholeSplit ? rec.index : 0)
+    const unsigned: Unsigned = { rows: [], inputs: [] }
+    await this.lintRow(rec, prepared, this.src.wholeSplit ? rec.index : 0, unsigned)
+    await this.sign(unsigned)
   }
 
   /**
@@ -184,18 +203,24 @@ export class LintRun {
     if (this.lists.size < 100_000) this.lists.set(key, fs)
     return fs
   }
-  private sigSlabs: Uint32Array[] = []
-  /** Row i's MinHash signature slot (a view on a shared slab). */
-  private sigOf(i: number): Uint32Array {
-    const s = Math.floor(i / SIG_SLAB)
-    const slab = (this.sigSlabs[s] ??= new Uint32Array(SIG_SLAB * MINHASH_SIZE))
-    const at = (i % SIG_SLAB) * MINHASH_SIZE
-    return slab.subarray(at, at + MINHASH_SIZE)
+  /**
+   * Fills in the signatures of rows linted without one. Each row's signature is a view on its batch's buffer (one
+   * buffer per batch, not one per row); a row linted again meanwhile keeps its newer features.
+   */
+  private async sign(u: Unsigned): Promise<void> {
+    if (!u.rows.length) return
+    const feats = u.rows.map((i) => this.features[i])
+    const { sigs, judged } = await runTask('minhash', { inputs: u.inputs })
+    u.rows.forEach((i, k) => {
+      const f = feats[k]
+      if (judged[k] && f && this.features[i] === f) f.sig = sigs.subarray(k * MINHASH_SIZE, (k + 1) * MINHASH_SIZE)
+    })
   }
   /** Train rows already keyed for the in-context-example check. */
   private iceSeen = new Set<number>()
 
-  private async lintRow(rec: RowRecord, prepared: Prepared | EngineError, testIndex: number): Promise<void> {
+  /** Lints row `rec`; its input text goes to `unsigned`, whose signatures the caller has computed (sign). */
+  private async lintRow(rec: RowRecord, prepared: Prepared | EngineError, testIndex: number, unsigned: Unsigned): Promise<void> {
     const i = rec.index
     const out: Finding[] = []
     const seen = new Set<string>()
@@ -233,7 +258,7 @@ export class LintRun {
         if (!train || this.iceSeen.has(idx)) continue
         this.iceSeen.add(idx)
         const cols = checkedColumns(train, this.src.inputColumns, this.src.outputColumn)
-        const key = rowFeatures(train, cols, findMediaRefs(train).map((x) => x.value), this.src.outputColumn).exact
+        const key = hash53(inputText(train, cols))
         if (!this.iceKeys.has(key)) this.iceKeys.set(key, idx)
       }
     }
@@ -241,8 +266,11 @@ export class LintRun {
     const cols = checkedColumns(value, this.src.inputColumns, this.src.outputColumn)
     for (const c of Object.keys(value)) if (this.columnsSeen.size < 1000) this.columnsSeen.add(c)
     const refs = findMediaRefs(value)
-    const feats = rowFeatures(value, cols, refs.map((x) => x.value), this.src.outputColumn, this.sigOf(i))
+    const input = inputText(value, cols)
+    const feats = rowFeatures(input, value, refs.map((x) => x.value), this.src.outputColumn)
     this.features[i] = feats
+    unsigned.rows.push(i)
+    unsigned.inputs.push(input)
     this.golds[i] = feats.gold
     const empty = emptyFields(value, cols, this.src.outputColumn)
     if (empty.length)

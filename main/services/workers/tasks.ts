@@ -10,6 +10,7 @@ import { validateArrowFile } from '../datasets/arrow-source'
 import { encodePayload } from '../media/encode'
 import { loadConfigTask } from '../config/config-task'
 import { audioPeaks } from '../media/audio'
+import { signatures } from '../../../shared/lint/dataset-checks'
 
 export const TASKS = {
   'jsonl-scan': scanJsonlRange,
@@ -23,7 +24,9 @@ export const TASKS = {
   'encode-media': (input: Parameters<typeof encodePayload>[0]) => encodePayload(input),
   'config-load': loadConfigTask,
   // Waveform peaks: bounded reads of a possibly huge audio file and WASM decoding, off the main thread.
-  'audio-peaks': (input: { file: string; n: number }) => audioPeaks(input.file, input.n)
+  'audio-peaks': (input: { file: string; n: number }) => audioPeaks(input.file, input.n),
+  // Lint: near-duplicate signatures of a batch of rows' input texts, while the main thread renders the next batch.
+  'minhash': async (input: { inputs: string[] }) => signatures(input.inputs)
 } as const
 
 export type TaskName = keyof typeof TASKS
