@@ -1,7 +1,7 @@
 // What one picture costs a vision-language model in tokens, by the rule its transformers processor applies to the
 // real image size. Pure arithmetic: main reads the size (sharp metadata) and calls these. A rule PromptLoom does
 // not know, or a picture whose size is unknown, gives null: the column says "unknown", never a guess.
-import type { MediaRule } from './profile'
+import type { AudioRule, MediaRule, VideoRule } from './profile'
 
 export interface MediaTokenCost {
   /** Tokens the model's input holds for this part (null: unknown). */
@@ -419,4 +419,69 @@ export function imageTokenCost(
       return { tokens, how: `${width}×${height} → ${g.size[1]}×${g.size[0]} (at most ${rule.max_soft_tokens} soft tokens of ${rule.pooling_kernel_size}² patches of ${rule.patch_size}px): ${g.soft} image tokens between the begin/end-of-image tokens = ${tokens} tokens (${rule.source})` }
     }
   }
+}
+
+/** An audio clip's length as its file gives it exactly: sample frames at the file's own rate. */
+export interface AudioLength {
+  samples: number
+  sampleRate: number
+}
+
+/**
+ * Samples the model's feature extractor receives: transformers' load_audio is librosa.load(path, sr=rate), which
+ * resamples and then fixes the length to ceil(n × rate / file rate) (librosa.resample, fix=True).
+ */
+export function samplesAt(a: AudioLength, rate: number): number {
+  return a.sampleRate === rate ? a.samples : Math.ceil((a.samples * rate) / a.sampleRate)
+}
+
+/**
+ * Qwen2AudioProcessor `__call__` (models/qwen2_audio/processing_qwen2_audio.py, transformers 0851a87) and
+ * Qwen2_5OmniProcessor `__call__` (models/qwen2_5_omni/processing_qwen2_5_omni.py, 45a60df): WhisperFeatureExtractor
+ * pads to max_length (chunk_length × sampling_rate samples, truncating longer clips) and returns the attention
+ * mask taken every hop_length samples (feature_extraction_whisper.py: `attention_mask[:, :: self.hop_length]`), so
+ * L = ⌈min(n, max) / hop⌉ mel frames; then `input_length = (L - 1) // 2 + 1` and `(input_length - 2) // 2 + 1`
+ * `<|AUDIO|>` tokens (0 for a clip under one hop, as upstream gives).
+ */
+export function whisperAudioTokens(samples: number, hopLength: number, maxSamples: number): number {
+  const frames = Math.ceil(Math.min(samples, maxSamples) / hopLength)
+  const inputLength = Math.floor((frames - 1) / 2) + 1
+  return Math.floor((inputLength - 2) / 2) + 1
+}
+
+/**
+ * Gemma4Processor `_compute_audio_num_tokens` (models/gemma4/processing_gemma4.py, transformers 3839910): 20 ms
+ * frames every 10 ms over the clip with 10 ms of left padding, then two kernel-3 stride-2 convolutions padded 1 + 1,
+ * capped at audio_seq_length.
+ */
+export function gemma4AudioTokens(samples: number, samplingRate: number, audioSeqLength: number): number {
+  const frameLength = Math.round((samplingRate * 20) / 1000)
+  const hop = Math.round((samplingRate * 10) / 1000)
+  const melFrames = Math.floor((samples + Math.floor(frameLength / 2) - (frameLength + 1)) / hop) + 1
+  if (melFrames <= 0) return 0
+  let t = melFrames
+  for (let i = 0; i < 2; i++) t = Math.floor((t + 2 - 3) / 2) + 1
+  return Math.min(t, audioSeqLength)
+}
+
+/** The cost of one audio clip under a profile's rule; null (unknown) without a rule or an exact length. */
+export function audioTokenCost(rule: AudioRule | undefined, length: AudioLength | null): MediaTokenCost {
+  if (!rule) return { tokens: null, how: 'no audio token rule is known for this model: the count is the text only' }
+  if (rule.rule === 'fixed') return { tokens: rule.tokens, how: `${rule.tokens} tokens per clip (${rule.source})` }
+  if (!length) return { tokens: null, how: "the clip's exact length is unknown (missing file, or a format whose decoded sample count is not in its header: only WAV and FLAC give it)" }
+  const n = samplesAt(length, rule.sampling_rate)
+  const resampled = length.sampleRate === rule.sampling_rate ? `${n} samples` : `${length.samples} samples at ${length.sampleRate} Hz → ${n} at ${rule.sampling_rate} Hz`
+  if (rule.rule === 'whisper-audio') {
+    const max = rule.chunk_length * rule.sampling_rate
+    const tokens = whisperAudioTokens(n, rule.hop_length, max)
+    return { tokens, how: `${resampled}${n > max ? `, cut to ${rule.chunk_length} s` : ''} → ${Math.ceil(Math.min(n, max) / rule.hop_length)} mel frames, pooled twice by 2 = ${tokens} tokens (${rule.source})` }
+  }
+  const soft = gemma4AudioTokens(n, rule.sampling_rate, rule.audio_seq_length)
+  return { tokens: soft + 2, how: `${resampled} → ${soft} audio tokens (10 ms frames, two stride-2 convolutions, at most ${rule.audio_seq_length}) between the begin/end-of-audio tokens = ${soft + 2} tokens (${rule.source})` }
+}
+
+/** The cost of one video under a profile's rule: only a fixed count is known (see VideoRule). */
+export function videoTokenCost(rule: VideoRule | undefined): MediaTokenCost {
+  if (!rule) return { tokens: null, how: "no video token rule is known for this model: the frames its caller samples decide the count, so it is not guessed; the count is the text only" }
+  return { tokens: rule.tokens, how: `${rule.tokens} tokens per video (${rule.source})` }
 }

@@ -196,16 +196,18 @@ const harnessSchema = z
 const int = (what: string) => z.number().int(`${what} must be an integer`).positive(`${what} must be positive`)
 const cite = z.string().min(1, 'source must name where the rule is read from (file and function)')
 
+/** The same tokens for every part (LLaVA 1.5: 576 per picture; Gemma 3: 256; a Whisper encoder's 1500 per clip). */
+const fixedRuleSchema = z.object({ rule: z.literal('fixed'), tokens: int('tokens'), source: cite }).strict()
+
 /**
- * How many tokens one media part costs the model, by the rule its processor applies (transformers' processors,
- * cited in main/services/models/media-tokens.ts). Without a rule the cost is shown as unknown.
+ * How many tokens one picture costs the model, by the rule its processor applies (transformers' processors, cited
+ * in shared/models/media-tokens.ts). Without a rule the cost is shown as unknown.
  */
-const mediaRuleSchema = z.discriminatedUnion('rule', [
+const imageRuleSchema = z.discriminatedUnion('rule', [
   // Qwen2-VL / Qwen2.5-VL: smart_resize to multiples of patch_size×merge_size within [min_pixels, max_pixels],
   // one token per merge_size² patches.
   z.object({ rule: z.literal('qwen2-vl'), patch_size: int('patch_size'), merge_size: int('merge_size'), min_pixels: int('min_pixels'), max_pixels: int('max_pixels'), source: cite }).strict(),
-  // The same tokens for every picture (LLaVA 1.5: 576; Gemma 3: 256).
-  z.object({ rule: z.literal('fixed'), tokens: int('tokens'), source: cite }).strict(),
+  fixedRuleSchema,
   // LLaVA-NeXT anyres: base image features plus the unpadded grid of the best resolution, plus newline tokens.
   z
     .object({
@@ -266,16 +268,45 @@ const mediaRuleSchema = z.discriminatedUnion('rule', [
   // between begin- and end-of-image tokens.
   z.object({ rule: z.literal('gemma4'), patch_size: int('patch_size'), pooling_kernel_size: int('pooling_kernel_size'), max_soft_tokens: int('max_soft_tokens'), source: cite }).strict()
 ])
-export type MediaRule = z.infer<typeof mediaRuleSchema>
+export type MediaRule = z.infer<typeof imageRuleSchema>
+
+/**
+ * How many tokens one audio clip costs, from its length in samples at the model's sampling rate (the clip is
+ * resampled on load as librosa.load(sr=sampling_rate) does).
+ */
+const audioRuleSchema = z.discriminatedUnion('rule', [
+  fixedRuleSchema,
+  // Qwen2-Audio / Qwen2.5-Omni: WhisperFeatureExtractor padded to chunk_length seconds (longer clips are cut), one
+  // mel frame per hop_length samples, then two stride-2 poolings; the template writes the bos/eos around the token.
+  z
+    .object({
+      rule: z.literal('whisper-audio'),
+      sampling_rate: int('sampling_rate'),
+      hop_length: int('hop_length'),
+      chunk_length: int('chunk_length'),
+      source: cite
+    })
+    .strict(),
+  // Gemma 4: 20 ms mel frames every 10 ms, two stride-2 convolutions, at most audio_seq_length tokens, between the
+  // begin/end-of-audio tokens.
+  z.object({ rule: z.literal('gemma4-audio'), sampling_rate: int('sampling_rate'), audio_seq_length: int('audio_seq_length'), source: cite }).strict()
+])
+export type AudioRule = z.infer<typeof audioRuleSchema>
+
+// A video's cost depends on the frames its caller samples (qwen-vl-utils, a transformers video processor, each with
+// its own defaults per version): only a fixed count per video is a rule PromptLoom can apply without guessing.
+const videoRuleSchema = z.discriminatedUnion('rule', [fixedRuleSchema])
+export type VideoRule = z.infer<typeof videoRuleSchema>
 
 /** One modality a model takes: the placeholder its chat template writes for a part, and how much it costs. */
-const mediaEntrySchema = z
-  .object({
-    /** The text the template emits for one part (`<|vision_start|><|image_pad|><|vision_end|>`, `<image>`). */
-    placeholder: z.string().min(1, 'placeholder must not be empty'),
-    tokens: mediaRuleSchema.optional()
-  })
-  .strict()
+const mediaEntry = <R extends z.ZodType>(rule: R) =>
+  z
+    .object({
+      /** The text the template emits for one part (`<|vision_start|><|image_pad|><|vision_end|>`, `<image>`). */
+      placeholder: z.string().min(1, 'placeholder must not be empty'),
+      tokens: rule.optional()
+    })
+    .strict()
 
 export const modelProfileSchema = z
   .object({
@@ -320,7 +351,10 @@ export const modelProfileSchema = z
      */
     modalities: z.array(z.enum(MODALITIES, { error: `modalities must be a list of ${MODALITIES.join(', ')}` })).min(1, 'modalities must not be empty').optional(),
     /** Per modality: the placeholder the chat template writes and the token rule (keys must be in modalities). */
-    media: z.object({ image: mediaEntrySchema.optional(), audio: mediaEntrySchema.optional(), video: mediaEntrySchema.optional() }).strict().optional(),
+    media: z
+      .object({ image: mediaEntry(imageRuleSchema).optional(), audio: mediaEntry(audioRuleSchema).optional(), video: mediaEntry(videoRuleSchema).optional() })
+      .strict()
+      .optional(),
     provenance: provenanceSchema.optional()
   })
   .strict()

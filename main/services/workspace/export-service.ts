@@ -13,7 +13,7 @@ import { sourceFormat, writeDatasetExport, type DatasetExportFormat, type Datase
 import type { CurationState } from './curation'
 import { exportBatches, exportLines, shardRange, writeExport, type ExportOptions, type ExportSource } from './export'
 import { needsWholeSplit } from './infer-mode'
-import { rowImageSizes } from './media-sizes'
+import { rowMediaFacts } from './media-sizes'
 import type { ProjectSession } from './project-session'
 import type { RenderService } from './render-service'
 import { findMediaRefs } from './row-media'
@@ -61,13 +61,8 @@ export class ExportService {
       wholeSplit: needsWholeSplit(v),
       signal,
       onProgress,
-      ...(models.some((m) => m.profile.media?.image?.tokens)
-        ? {
-            mediaInfo: async (value: Record<string, unknown>, file: string) => {
-              const refs = findMediaRefs(value)
-              return refs.length ? { sizeOf: await rowImageSizes(refs, p.mediaBase ? join(p.mediaBase, '_') : file, this.session.roots()) } : undefined
-            }
-          }
+      ...(models.some((m) => m.profile.media?.image?.tokens || m.profile.media?.audio?.tokens)
+        ? { mediaInfo: (value: Record<string, unknown>, file: string) => rowMediaFacts(findMediaRefs(value), p.mediaBase ? join(p.mediaBase, '_') : file, this.session.roots(), models.map((m) => m.profile)) }
         : {})
     }
   }

@@ -1,14 +1,18 @@
-// The real size of each picture a row references, for the media token rules (shared/models/media-tokens.ts): files
-// are read where they resolve under the opened roots (sharp reads the header only); inline PNG and JPEG sizes come
-// from their first bytes (media/image-size.ts), other inline data is decoded for sharp. A
-// model part names its picture as the row writes it, or with upstream's `file://` prefix (mm_custom_gen.py).
+// The real size of each picture, and the exact length of each audio clip, a row references, for the media token
+// rules (shared/models/media-tokens.ts): files are read where they resolve under the opened roots (sharp and
+// music-metadata read the headers only); inline PNG and JPEG sizes come from their first bytes
+// (media/image-size.ts), other inline pictures are decoded for sharp. A model part names its medium as the row
+// writes it, or with upstream's `file://` prefix (mm_custom_gen.py).
 import { dirname, isAbsolute, resolve } from 'node:path'
 import { imageSizeFromHeader } from '../media/image-size'
 import { sharp } from '../media/sharp'
 import { resolveUnderRoots } from '../media/roots'
+import { parseMetadata } from '../media/metadata'
 import type { MediaRef } from '../../../shared/api/types'
 import type { FoundRef } from './row-media'
-import type { MediaSizeOf } from './render-row'
+import type { AudioLengthOf, MediaSizeOf, RowMediaInfo } from './render-row'
+import type { ModelProfile } from '../../../shared/models/profile'
+import type { AudioLength } from '../../../shared/models/media-tokens'
 
 type Size = { width: number; height: number }
 
@@ -53,29 +57,83 @@ async function sizeOfInline(value: string): Promise<Size | null> {
   }
 }
 
+/** Where a file reference resolves under the opened roots, or null (an http URL, a file outside them, missing). */
+async function fileOf(r: FoundRef, base: string, roots: string[]): Promise<string | null> {
+  if (r.refKind === 'http' || r.refKind === 'data-url' || r.refKind === 'base64') return null
+  const p = r.refKind === 'relative' && !isAbsolute(r.value) ? resolve(base, r.value) : r.value
+  const c = await resolveUnderRoots(roots, p)
+  return c.ok ? c.path : null
+}
+
+/** A lookup by the reference as a part carries it: the row's own value, or the same with upstream's file:// prefix. */
+function byRef<T>(found: Map<string, T | null>): (ref: string) => T | null {
+  return (ref) => {
+    if (found.has(ref)) return found.get(ref)!
+    const bare = ref.startsWith('file://') ? ref.slice('file://'.length) : ref
+    return found.get(bare) ?? null
+  }
+}
+
 /** The picture sizes of a row's image references, looked up by the reference a content part carries. */
 export async function rowImageSizes(refs: FoundRef[], datasetFile: string, roots: string[]): Promise<MediaSizeOf> {
   const sizes = new Map<string, Size | null>()
   const base = dirname(datasetFile)
   await Promise.all(
     refs
-      .filter((r) => r.kind === 'image')
+      .filter((r) => r.kind === 'image' && r.refKind !== 'http')
       .map(async (r) => {
-        if (r.refKind === 'http') return
         if (r.refKind === 'data-url' || r.refKind === 'base64') {
           sizes.set(r.value, await sizeOfInline(r.value))
           return
         }
-        const p = r.refKind === 'relative' && !isAbsolute(r.value) ? resolve(base, r.value) : r.value
-        const c = await resolveUnderRoots(roots, p)
-        sizes.set(r.value, c.ok ? await sizeOfFile(c.path) : null)
+        const file = await fileOf(r, base, roots)
+        sizes.set(r.value, file ? await sizeOfFile(file) : null)
       })
   )
-  return (ref) => {
-    if (sizes.has(ref)) return sizes.get(ref)!
-    const bare = ref.startsWith('file://') ? ref.slice('file://'.length) : ref
-    return sizes.get(bare) ?? null
+  return byRef(sizes)
+}
+
+/**
+ * A clip's exact sample count from its header: WAV (data chunk size / block align) and FLAC (STREAMINFO total
+ * samples) carry it; a compressed stream's decoded length depends on its decoder's priming and padding, so it is
+ * unknown rather than estimated from the duration.
+ */
+async function lengthOfFile(file: string): Promise<AudioLength | null> {
+  try {
+    const f = (await parseMetadata(file)).format
+    if (!f.sampleRate) return null
+    if (f.container === 'WAVE' && f.numberOfSamples) return { samples: f.numberOfSamples, sampleRate: f.sampleRate }
+    // music-metadata gives a FLAC's STREAMINFO total samples only as the duration total / rate: multiplied back,
+    // it is the integer it was made from.
+    if (f.container === 'FLAC' && f.duration) return { samples: Math.round(f.duration * f.sampleRate), sampleRate: f.sampleRate }
+    return null
+  } catch {
+    return null
   }
+}
+
+/** The exact lengths of a row's audio files (inline clips are not measured: their cost shows as unknown). */
+export async function rowAudioLengths(refs: FoundRef[], datasetFile: string, roots: string[]): Promise<AudioLengthOf> {
+  const lengths = new Map<string, AudioLength | null>()
+  const base = dirname(datasetFile)
+  await Promise.all(
+    refs
+      .filter((r) => r.kind === 'audio')
+      .map(async (r) => {
+        const file = await fileOf(r, base, roots)
+        lengths.set(r.value, file ? await lengthOfFile(file) : null)
+      })
+  )
+  return byRef(lengths)
+}
+
+/** What the models' token rules need to know of a row's media: picture sizes and clip lengths, read only when a rule uses them. */
+export async function rowMediaFacts(refs: FoundRef[], datasetFile: string, roots: string[], profiles: ModelProfile[]): Promise<Pick<RowMediaInfo, 'sizeOf' | 'audioOf'>> {
+  if (!refs.length) return {}
+  const images = profiles.some((p) => p.media?.image?.tokens)
+  const audio = profiles.some((p) => p.media?.audio?.tokens && p.media.audio.tokens.rule !== 'fixed')
+  const [sizeOf, audioOf] = await Promise.all([images ? rowImageSizes(refs, datasetFile, roots) : undefined, audio ? rowAudioLengths(refs, datasetFile, roots) : undefined])
+  return { ...(sizeOf ? { sizeOf } : {}), ...(audioOf ? { audioOf } : {}) }
 }
 
 /** The URL the renderer loads a part's medium from: the row's own media entry for the same reference. */

@@ -39,7 +39,7 @@ import { renderMetaTemplate } from '../../../shared/models/meta-template'
 import { harnessFor, harnessSeqLimit, renderForModel, wrapChatHistory, wrapChatPrompt, type HarnessSpec, type ModelProfile, type WrapResult } from '../../../shared/models'
 import type { ChatMessage } from '../../../shared/models/renderers'
 import { chatTemplateMediaSignals, countPhrase, mediaPartsOf, partModality, partRef, profileModalities, type MediaPartRef } from '../../../shared/models/multimodal'
-import { imageTokenCost } from '../../../shared/models/media-tokens'
+import { audioTokenCost, imageTokenCost, videoTokenCost, type AudioLength, type MediaTokenCost } from '../../../shared/models/media-tokens'
 import type { ModelMediaPart } from '../../../shared/api/types'
 import type { TokenCounter } from '../models/tokenizer'
 import { metaSeqLimit, withExamples } from './seq-limit'
@@ -368,15 +368,19 @@ function mediaPart(part: ModelMediaPart, full: string): ModelMediaPart {
 /** A picture's size, by the reference as a part carries it (file:// URL, path, data URL); null when unknown. */
 export type MediaSizeOf = (ref: string) => { width: number; height: number } | null
 
-/** What the workspace knows about a row's media: picture sizes, and the URL the renderer loads each from. */
+/** An audio clip's exact length, by the reference as a part carries it; null when unknown. */
+export type AudioLengthOf = (ref: string) => AudioLength | null
+
+/** What the workspace knows about a row's media: picture sizes, clip lengths, and the URL the renderer loads each from. */
 export interface RowMediaInfo {
   sizeOf?: MediaSizeOf
+  audioOf?: AudioLengthOf
   urlOf?: (ref: string) => string | undefined
 }
 
 /**
  * The media's own token cost where the profile's rule is known (shared/models/media-tokens.ts), with the real
- * picture size; added to the text count. Parts dropped cost nothing; unknown rules or sizes are counted as unknown.
+ * picture size or clip length; added to the text count. Parts dropped cost nothing; unknown rules or sizes are counted as unknown.
  */
 export function withMediaTokens(r: ModelRender, m: ModelContext, family: Prepared['family'], info: RowMediaInfo = {}): ModelRender {
   if (!r.media?.length) return r
@@ -384,7 +388,6 @@ export function withMediaTokens(r: ModelRender, m: ModelContext, family: Prepare
   const withUrls = urls.some(Boolean) ? r.media.map((x, i) => (urls[i] ? mediaPart({ ...x, url: urls[i] }, fullRefs.get(x) ?? x.ref) : x)) : r.media
   // An API model's server counts its media itself: nothing is added here.
   if (!r.tokens || r.kind === 'messages') return { ...r, media: withUrls }
-  const sizeOf = info.sizeOf
   const h = harnessFor(m.profile, family)
   const vk = h?.model_kwargs.vision_kwargs
   const visionKwargs = vk && typeof vk === 'object' && !Array.isArray(vk) ? (vk as Record<string, unknown>) : {}
@@ -394,13 +397,12 @@ export function withMediaTokens(r: ModelRender, m: ModelContext, family: Prepare
   const images = withUrls.filter((x) => x.modality === 'image' && !x.dropped && x.placeholder !== undefined).length
   const media = withUrls.map((x) => {
     if (x.dropped || r.kind === 'messages' || x.placeholder === undefined) return x
-    if (x.modality !== 'image') {
-      unknown++
-      return { ...x, tokens: null, how: `no ${x.modality} token rule is known: the count is the text only` }
-    }
-    const rule = m.profile.media?.image?.tokens
-    const size = sizeOf ? sizeOf(fullRefs.get(x) ?? x.ref) : null
-    const c = imageTokenCost(rule, size, visionKwargs, images)
+    const ref = fullRefs.get(x) ?? x.ref
+    let c: MediaTokenCost
+    if (x.modality === 'image') c = imageTokenCost(m.profile.media?.image?.tokens, info.sizeOf ? info.sizeOf(ref) : null, visionKwargs, images)
+    else if (x.modality === 'audio') c = audioTokenCost(m.profile.media?.audio?.tokens, info.audioOf ? info.audioOf(ref) : null)
+    else if (x.modality === 'video') c = videoTokenCost(m.profile.media?.video?.tokens)
+    else c = { tokens: null, how: `no ${x.modality} token rule is known: the count is the text only` }
     if (c.tokens === null) unknown++
     else add += c.tokens
     return { ...x, tokens: c.tokens, how: c.how, ...(c.crossAttention ? { crossAttention: c.crossAttention } : {}) }

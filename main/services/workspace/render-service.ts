@@ -10,7 +10,7 @@ import { decodeLabelDicts, isEngineError, preparePipeline, toPlainJson, type Eng
 import type { Host } from '../../api/host'
 import { needsWholeSplit, variantMode } from './infer-mode'
 import { ContentComposer } from './prompt-builder'
-import { refUrlOf, rowImageSizes } from './media-sizes'
+import { refUrlOf, rowMediaFacts } from './media-sizes'
 import { splitSize, type LoadedProject } from './project-load'
 import type { ProjectSession } from './project-session'
 import { conversationView } from './render-conversation'
@@ -127,9 +127,9 @@ export class RenderService {
     if (isEngineError(prepared)) {
       return { ...base, promptList: [], models: [], problems: [engineProblem(prepared, 'error')] }
     }
-    // Model columns show their media parts with the row's own media, and count pictures at their real size.
-    const sizeOf = refs.length && models.some((m) => m.profile.media?.image?.tokens) ? await rowImageSizes(refs, mediaFile, this.session.roots()) : undefined
-    const r = renderPreparedRow(prepared, all ? q.index : 0, q.index, models, true, { sizeOf, urlOf: refUrlOf(refs, media) })
+    // Model columns show their media parts with the row's own media, and count them at their real size and length.
+    const facts = await rowMediaFacts(refs, mediaFile, this.session.roots(), models.map((m) => m.profile))
+    const r = renderPreparedRow(prepared, all ? q.index : 0, q.index, models, true, { ...facts, urlOf: refUrlOf(refs, media) })
     const mediaProblems: Problem[] = media.filter((m) => m.error).map((m) => ({ code: 'media', message: `${m.field}: ${m.error}`, severity: 'warning', at: { field: m.field } }))
     mediaProblems.push(...staleDerived(rec.value, cur))
     return { ...base, promptList: r.promptList, models: r.models, problems: [...composed.problems, ...r.problems, ...mediaProblems], ...(r.items ? { items: apiItems(r.items), itemKind: r.itemKind } : {}), ...(conversation ? { conversation } : {}) }

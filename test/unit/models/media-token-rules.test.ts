@@ -1,15 +1,21 @@
-// Media token rules for the VL families whose processors tile or resize pictures. Every expected number here was
-// worked out from the transformers source named beside it (transcribed into a Python script and run on the same
-// sizes), not from PromptLoom's code.
+// Media token rules for the VL families whose processors tile or resize pictures, and for the audio models whose
+// processors count a clip by its length. Every expected number here was worked out from the transformers source
+// named beside it (transcribed into a Python script and run on the same sizes and sample counts), not from
+// PromptLoom's code.
 import { describe, expect, it } from 'vitest'
 import {
+  audioTokenCost,
+  gemma4AudioTokens,
   gemma4ImageTokens,
   idefics3Grid,
   idefics3Tokens,
   imageTokenCost,
   lfm2VlTokens,
   llavaOnevisionTokens,
+  samplesAt,
   selectBestResolution,
+  videoTokenCost,
+  whisperAudioTokens,
   type Lfm2VlOptions
 } from '../../../shared/models/media-tokens'
 import { loadProfileLibrary } from '../../../main/services/models/profile-library'
@@ -115,5 +121,75 @@ describe('Gemma 4 (image_processing_pil_gemma4.py get_aspect_ratio_preserving_si
   it('the Gemma 4 profile counts the image tokens plus begin/end of image', async () => {
     const p = (await loadProfileLibrary()).profiles.find((x) => x.id === 'gemma-4-it')!
     expect(imageTokenCost(p.media?.image?.tokens, { width: 640, height: 480 }).tokens).toBe(268)
+  })
+})
+
+describe('LFM2.5-VL built-in profile', () => {
+  it('the 450M profile counts by the LFM2-VL rule with its thumbnail: 1024×768 → 3×2 tiles + thumbnail = 1779', async () => {
+    const p = (await loadProfileLibrary()).profiles.find((x) => x.id === 'lfm2.5-vl-450m')!
+    expect(imageTokenCost(p.media?.image?.tokens, { width: 1024, height: 768 }).tokens).toBe(1779)
+  })
+})
+
+// WhisperFeatureExtractor(padding="max_length", truncation) attention_mask[:, ::160].sum(), then
+// processing_qwen2_audio.py: (L - 1) // 2 + 1, (input_length - 2) // 2 + 1.
+describe('Qwen2-Audio / Qwen2.5-Omni audio (processing_qwen2_audio.py, feature_extraction_whisper.py)', () => {
+  it('1 s at 16 kHz → 100 mel frames → 25 tokens; 3 s → 75; 5 s → 125', () => {
+    expect(whisperAudioTokens(16000, 160, 480000)).toBe(25)
+    expect(whisperAudioTokens(48000, 160, 480000)).toBe(75)
+    expect(whisperAudioTokens(80000, 160, 480000)).toBe(125)
+  })
+
+  it('a sample past a whole hop opens one more frame but not one more token: 16001 → 25', () => {
+    expect(whisperAudioTokens(16001, 160, 480000)).toBe(25)
+  })
+
+  it('a clip of one hop or less gives 0 tokens, as upstream computes it', () => {
+    expect(whisperAudioTokens(160, 160, 480000)).toBe(0)
+  })
+
+  it('Qwen2-Audio cuts at 30 s (750 tokens); a 300 s chunk_length (Qwen2.5-Omni) does not: 1,000,000 samples → 1562', () => {
+    expect(whisperAudioTokens(1_000_000, 160, 480000)).toBe(750)
+    expect(whisperAudioTokens(1_000_000, 160, 4_800_000)).toBe(1562)
+  })
+})
+
+// processing_gemma4.py Gemma4Processor._compute_audio_num_tokens.
+describe('Gemma 4 audio (processing_gemma4.py)', () => {
+  it('1 s at 16 kHz → 25 tokens; 3 s → 75', () => {
+    expect(gemma4AudioTokens(16000, 16000, 750)).toBe(25)
+    expect(gemma4AudioTokens(48000, 16000, 750)).toBe(75)
+  })
+
+  it('the shortest clips: 161 samples → 1 token, 160 → 0', () => {
+    expect(gemma4AudioTokens(161, 16000, 750)).toBe(1)
+    expect(gemma4AudioTokens(160, 16000, 750)).toBe(0)
+  })
+
+  it('capped at audio_seq_length: 1,000,000 samples → 750', () => {
+    expect(gemma4AudioTokens(1_000_000, 16000, 750)).toBe(750)
+  })
+
+  it('the Gemma 4 profile counts a 1.5 s clip at 22.05 kHz as 24000 samples at 16 kHz: 38 + begin/end of audio = 40', async () => {
+    const p = (await loadProfileLibrary()).profiles.find((x) => x.id === 'gemma-4-it')!
+    expect(audioTokenCost(p.media?.audio?.tokens, { samples: 33075, sampleRate: 22050 }).tokens).toBe(40)
+  })
+})
+
+describe('audio resampling on load (librosa.load(sr=16000): resample, fix_length to ceil(n × sr / orig_sr))', () => {
+  it('12345 samples at 22050 Hz → 8958; a clip at the model rate is unchanged', () => {
+    expect(samplesAt({ samples: 12345, sampleRate: 22050 }, 16000)).toBe(8958)
+    expect(samplesAt({ samples: 12345, sampleRate: 16000 }, 16000)).toBe(12345)
+  })
+})
+
+describe('unknown media costs', () => {
+  it('an audio rule without the exact clip length is unknown, never estimated', () => {
+    const rule = { rule: 'gemma4-audio' as const, sampling_rate: 16000, audio_seq_length: 750, source: 't' }
+    expect(audioTokenCost(rule, null).tokens).toBeNull()
+  })
+
+  it('a video without a fixed rule is unknown', () => {
+    expect(videoTokenCost(undefined).tokens).toBeNull()
   })
 })

@@ -43,7 +43,12 @@ describe('parseProfile', () => {
     ['opencompass without meta', { format: 'opencompass-meta' }, 'meta_template'],
     ['meta round not a list', { format: 'opencompass-meta', meta_template: { round: 'HUMAN' } }, 'meta_template.round'],
     ['meta role without name', { format: 'opencompass-meta', meta_template: { round: [{ begin: 'x' }] } }, 'meta_template.round.0'],
-    ['lazyllm unknown class', { format: 'lazyllm', lazyllm: { class: 'Foo' } }, 'lazyllm.class']
+    ['lazyllm unknown class', { format: 'lazyllm', lazyllm: { class: 'Foo' } }, 'lazyllm.class'],
+    [
+      'an audio token rule given for pictures',
+      { modalities: ['text', 'image'], media: { image: { placeholder: '<image>', tokens: { rule: 'gemma4-audio', sampling_rate: 16000, audio_seq_length: 750, source: 's' } } } },
+      'media.image.tokens.rule'
+    ]
   ])('names the field: %s', (_label, patch, path) => {
     const r = parseProfile({ ...valid, ...patch })
     expect(r.ok).toBe(false)

@@ -1,6 +1,7 @@
 // A model column's media parts in the app (#9 items 4, 5): the matrix row carries, per model, each media part in
 // order with the URL the renderer loads it from (the row's own media), the placeholder its template writes, and the
-// picture's token cost from its real size where the rule is known; an LM meta template marks the parts dropped.
+// picture's token cost from its real size (a clip's from its exact length) where the rule is known; an LM meta
+// template marks the parts dropped.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -49,6 +50,24 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
 })
 
+/** 16-bit mono PCM WAV of `frames` silent samples at `rate`. */
+function wav(frames: number, rate: number): Buffer {
+  const h = Buffer.alloc(44)
+  h.write('RIFF', 0)
+  h.writeUInt32LE(36 + frames * 2, 4)
+  h.write('WAVEfmt ', 8)
+  h.writeUInt32LE(16, 16)
+  h.writeUInt16LE(1, 20)
+  h.writeUInt16LE(1, 22)
+  h.writeUInt32LE(rate, 24)
+  h.writeUInt32LE(rate * 2, 28)
+  h.writeUInt16LE(2, 32)
+  h.writeUInt16LE(16, 34)
+  h.write('data', 36)
+  h.writeUInt32LE(frames * 2, 40)
+  return Buffer.concat([h, Buffer.alloc(frames * 2)])
+}
+
 async function project(): Promise<{ ws: Workspace; dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'pl-model-media-'))
   dirs.push(dir)
@@ -80,6 +99,25 @@ describe('model media parts in the matrix', () => {
     // smart_resize(240, 320) → 252×308: 9 × 11 tokens of 28×28 pixels.
     expect(part.tokens).toBe(99)
     expect(m.tokens?.media).toBe(99)
+  })
+
+  it("an audio column counts the clip from the WAV's exact length: Gemma 4, 24000 samples at 16 kHz → 38 + begin/end of audio", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pl-model-media-'))
+    dirs.push(dir)
+    mkdirSync(join(dir, 'media'))
+    // 1.5 s at 22.05 kHz: 33075 samples.
+    writeFileSync(join(dir, 'media', 'clip.wav'), wav(33075, 22050))
+    const turn = { role: 'user', content: [{ type: 'audio', audio: 'media/clip.wav' }, { type: 'text', text: 'What sound?' }] }
+    writeFileSync(join(dir, 'chat.jsonl'), JSON.stringify({ messages: [turn, { role: 'assistant', content: 'None.' }] }) + '\n')
+    const ws = new Workspace(host, { curation: 'memory' })
+    spaces.push(ws)
+    await ws.session.open(join(dir, 'chat.jsonl'))
+    await ws.session.addModel('gemma-4-it')
+    const r = await ws.render.row({ index: 0, variantId: 'conversation', modelIds: ['gemma-4-it'] })
+    const part = r.models[0].media![0]
+    expect(part).toMatchObject({ modality: 'audio', ref: 'media/clip.wav', placeholder: '<|audio|>' })
+    expect(part.tokens).toBe(40)
+    expect(r.models[0].tokens?.media).toBe(40)
   })
 
   it('an LM meta-template column lists the picture as dropped, still with its URL', async () => {
