@@ -5,6 +5,7 @@ import { createInterface } from 'node:readline'
 import { conformanceRunners, runConformanceCase, type ConformanceHost, type ConformanceRunner } from '../../shared/conformance'
 import { parsePyJson } from '../../shared/engine'
 import { runLoaderCase } from '../services/loaders/conformance-case'
+import { runCustomDatasetCase } from '../services/config/custom-dataset-case'
 import { UsageError } from './args'
 import { runHarnessCase, runLmEvalCase, runVlmevalCase } from './conformance-harness'
 
@@ -16,7 +17,9 @@ const runners: Record<string, ConformanceRunner> = {
   'lm-eval': runLmEvalCase,
   vlmevalkit: runVlmevalCase,
   // Loader cases need files and a picture codec: main runs them with the app's loader code.
-  'aisbench-loader': runLoaderCase
+  'aisbench-loader': runLoaderCase,
+  // OpenCompass custom datasets: the config completed from files, as a project opening it does.
+  'opencompass-custom': runCustomDatasetCase
 }
 import type { CliIo } from './io'
 

@@ -1,7 +1,8 @@
-// AISBench dataset classes whose load() PromptLoom reproduces, by the name a config's `type` gives. A class
+// AISBench dataset classes (and OpenCompass's CircularCustomDataset) whose load() PromptLoom reproduces, by the name a config's `type` gives. A class
 // not listed here is used as the rows are in the file (the workspace says so in one problem).
 import type { LoaderFn } from './types'
 import { loadMMCustom } from './mm-custom'
+import { loadCircularCustom } from './circular-custom'
 import { loadOmniDocBench, loadTextVQA, loadVideoBench, loadVocalSound } from './file-loaders'
 import { loadHLE, loadMMMU, loadRealworldQA, loadRefCOCO, loadVideoMME } from './parquet-loaders'
 import { loadMathVision } from './mathvision'
@@ -34,7 +35,9 @@ export const LOADERS: Record<string, LoaderFn> = {
   RefCOCOPlusDataset: loadRefCOCO,
   MMMUDataset: loadMMMU,
   MathVisionDataset: loadMathVision,
-  GEditDataset: loadGEdit
+  GEditDataset: loadGEdit,
+  // OpenCompass's: the class make_custom_dataset_config gives a circular-mcq custom dataset.
+  CircularCustomDataset: loadCircularCustom
 }
 
 /** Config keys that BaseDataset does not pass to load(). */

@@ -123,7 +123,7 @@ export async function applyLoader(o: ApplyLoaderOptions): Promise<LoaderOutcome>
   const problems: Problem[] = [
     {
       code: 'loader',
-      message: `Rows built as ${type}.load() builds them (reproduced from AISBench); pictures it decodes are kept in ${path.join(cacheDir, 'media')}.`,
+      message: `Rows built as ${type}.load() builds them (reproduced from upstream's code); pictures it decodes are kept in ${path.join(cacheDir, 'media')}.`,
       severity: 'info',
       at
     }

@@ -9,6 +9,7 @@ import type { EngineError, Prepared, Row } from '../../../shared/engine'
 import type { DatasetConfig } from '../../../shared/config/import'
 import { loadConfig } from '../config/load-config-async'
 import { configInputProblems } from '../config/config-inputs'
+import { completeCustomDatasets } from '../config/custom-datasets'
 import { openDataset, type DatasetHandle } from '../datasets'
 import { migrateLegacyStore } from '../store/project-store'
 import { applyLoader } from '../loaders/apply-loader'
@@ -91,16 +92,18 @@ export async function loadProject(spec: ProjectSpec, o: LoadOptions): Promise<Lo
       const d = cfg.diagnostics.find((x) => x.severity === 'error')!
       throw new Error(`${d.file}:${d.line}:${d.column}: ${d.message}`)
     }
-    variants = variantsFromConfig(cfg.datasets, text)
-    cfgDatasets = cfg.datasets
-    for (const v of variants) {
-      const note = inferencerNote(v)
-      if (note) problems.push({ code: 'inferencer', message: note.message, severity: note.severity, at: { variant: v.id } })
-    }
     if (!spec.dataset) {
       const p = cfg.datasets.find((d) => typeof d.path === 'string')?.path
       if (!p) throw new Error(`${spec.configFile}: no dataset path in the config; open the dataset and the config together as a project`)
       spec.dataset = isAbsolute(p) ? p : resolve(dirname(spec.configFile), p)
+    }
+    const completed = await completeCustomDatasets(cfg.datasets, { dataFile: spec.dataset, configFile: spec.configFile })
+    problems.push(...completed.problems)
+    cfgDatasets = completed.datasets
+    variants = variantsFromConfig(cfgDatasets, text)
+    for (const v of variants) {
+      const note = inferencerNote(v)
+      if (note) problems.push({ code: 'inferencer', message: note.message, severity: note.severity, at: { variant: v.id } })
     }
   }
   // An mm_custom JSONL opened on its own gets AISBench's own config for it (mm_custom_gen.py).

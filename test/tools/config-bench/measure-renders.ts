@@ -13,7 +13,7 @@
 // compares. A dataset PromptLoom does not import (or imports differently) is a render that is not equal.
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 
 const args = process.argv.slice(2)
@@ -100,6 +100,43 @@ function trainSize(infer: Json): number {
   return Math.max(5, k, Number(infer?.retriever?.ice_num ?? 0))
 }
 
+/**
+ * Custom datasets (a dict without `type`, compassbench_v1): the run completes them from the data file's first row
+ * (make_custom_dataset_config). A data file in the entry's style is written below --work (question, options A–D and
+ * answer for an MCQ; the fields its prompts name for a QA); upstream completes the entry with the real function in
+ * that folder (oc_run_extra.py, `custom_entry`), PromptLoom with completeCustomDataset as a project does (a meta_path
+ * against the same folder), and both render the file's rows.
+ */
+async function customCases(d: Json, ours: Json, id: string): Promise<{ up: Json[]; ours: Json[] }> {
+  const { completeCustomDataset } = (await import(pathToFileURL(join(repo, 'main/services/config/custom-datasets.ts')).href)) as typeof import('../../../main/services/config/custom-datasets')
+  const cwd = join(work, 'custom', String(customCount++))
+  const dataFile = resolve(cwd, String(d.path))
+  const named = [d.human_prompt, d.bot_prompt].flatMap((p) => (typeof p === 'string' ? [...p.matchAll(/\{(\w+)\}/g)].map((m) => m[1]) : []))
+  const qa = d.data_type === 'qa'
+  const out = typeof d.output_column === 'string' ? d.output_column : 'answer'
+  const cols = [...new Set([...(named.length ? named : ['question']), ...(qa ? [] : ['A', 'B', 'C', 'D']), out])]
+  const test = [0, 1].map((i) => Object.fromEntries(cols.map((c) => [c, c === out && !qa ? 'ABCD'[i] : `${c} value ${i}`])))
+  mkdirSync(dirname(dataFile), { recursive: true })
+  writeFileSync(dataFile, test.map((r) => JSON.stringify(r)).join('\n') + '\n')
+  let reader: Json = {}
+  let infer: Json = {}
+  try {
+    const done = (await completeCustomDataset({ ...(ours ?? {}), raw: ours?.raw ?? {} }, { dataFile, configFile: resolve(cwd, 'config.py') })).dataset
+    reader = done.reader_cfg
+    infer = done.infer_cfg
+  } catch {}
+  const mode = infer?.inferencer?.type === 'PPLInferencer' ? 'ppl' : 'gen'
+  const up: Json[] = []
+  const our: Json[] = []
+  for (const m of MODELS) {
+    const base = { kind: 'pipeline', train: [], test, mode, parser: m.parser, meta_template: m.meta_template }
+    up.push({ id: `${id}@${m.name}`, category: 'config-bench', input: { ...base, custom_entry: d, custom_cwd: cwd } })
+    our.push({ id: `${id}@${m.name}`, family, category: 'config-bench', input: { ...base, reader_cfg: splitsAsHarness(reader), infer_cfg: infer } })
+  }
+  return { up, ours: our }
+}
+let customCount = 0
+
 async function main(): Promise<void> {
   const { loadConfigFile } = (await import(pathToFileURL(join(repo, 'main/services/config/load-config.ts')).href)) as typeof import('../../../main/services/config/load-config')
   const ups = readFileSync(upFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { file: string; datasets?: Json[]; error?: string })
@@ -112,6 +149,14 @@ async function main(): Promise<void> {
     let taken = 0
     for (let i = 0; i < up.datasets.length && taken < perConfig; i++) {
       const d = up.datasets[i]
+      if (family === 'opencompass' && d && typeof d === 'object' && !('type' in d)) {
+        // A custom dataset: both sides complete it from the same data file (see customCases).
+        taken++
+        const c = await customCases(d, ours[i], `${up.file}#${i}`)
+        upCases.push(...c.up)
+        ourCases.push(...c.ours)
+        continue
+      }
       const inf = d?.infer_cfg
       if (!inf || !HARNESS_INFERENCERS.has(inf.inferencer?.type) || !HARNESS_RETRIEVERS.has(inf.retriever?.type)) {
         skipped++

@@ -1,6 +1,6 @@
 // `promptloom render` on configs written like upstream's: PPL templates keyed by integer labels render, and a
 // run whose renders or config failed exits 1 saying what failed (issue #12).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -349,5 +349,40 @@ describe('render on AgentInferencer', () => {
   it('says the agent\'s own prompt around them is not shown', async () => {
     const line = await agentRender()
     expect(line.problems).toContainEqual(expect.objectContaining({ severity: 'warning', message: expect.stringContaining('writes InternLM2') }))
+  })
+})
+
+// configs/datasets/compassbench_20_v1_1/reason/compassbench_v1_reason_gen_d26d08.py, cut to one dataset.
+const COMPASSBENCH_REASON = `compassbench_v1_reason_datasets = [
+    dict(path='data/compassbench_v1.1/reason/EN_Commonsense.jsonl',
+         abbr='reasonbench_en_commonsense_circular', data_type='circular-mcq', infer_method='gen'),
+]
+`
+
+describe('render on custom datasets (no type: the run builds them)', () => {
+  const write = (rows: object[]) => {
+    mkdirSync(join(dir, 'data/compassbench_v1.1/reason'), { recursive: true })
+    writeFileSync(join(dir, 'data/compassbench_v1.1/reason/EN_Commonsense.jsonl'), rows.map((r) => JSON.stringify(r)).join('\n') + '\n')
+    writeFileSync(join(dir, 'reason.py'), COMPASSBENCH_REASON)
+  }
+
+  it("renders a circular-mcq dataset's rotations with the template built from the first row", async () => {
+    write([{ question: 'Which is a mammal?', A: 'shark', B: 'dolphin', answer: 'B' }])
+    const r = await run(['render', '--config', join(dir, 'reason.py'), '--model', 'opencompass-internlm2-chat-meta'])
+    const lines = r.out.trim().split('\n').map((l) => JSON.parse(l))
+    expect([r.code, lines.map((l) => [l.gold, l.prompt])]).toEqual([
+      0,
+      [
+        ['B', '<|im_start|>system\n<|im_end|>\n<|im_start|>user\nQuestion: Which is a mammal?\nA. shark\nB. dolphin<|im_end|>\n<|im_start|>assistant\n'],
+        ['A', '<|im_start|>system\n<|im_end|>\n<|im_start|>user\nQuestion: Which is a mammal?\nA. dolphin\nB. shark<|im_end|>\n<|im_start|>assistant\n']
+      ]
+    ])
+  })
+
+  it("exits 1 with upstream's error when the first row is not JSON", async () => {
+    write([])
+    writeFileSync(join(dir, 'data/compassbench_v1.1/reason/EN_Commonsense.jsonl'), '\n{"question": "q", "A": "a", "B": "b", "answer": "A"}\n')
+    const r = await run(['render', '--config', join(dir, 'reason.py'), '--model', 'opencompass-internlm2-chat-meta'])
+    expect([r.code, r.err]).toEqual([1, expect.stringContaining('make_custom_dataset_config, which fails here: JSONDecodeError')])
   })
 })
