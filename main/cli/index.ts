@@ -38,7 +38,12 @@ let workerFileForCli: string | null = null
 export async function main(argv: string[], io: CliIo = processIo): Promise<number> {
   const [cmd, ...rest] = argv
   try {
-    if (workerFileForCli && cmd && !cmd.startsWith('-') && cmd !== 'help') (await import('../services/workers/pool')).configureWorkers({ workerFile: workerFileForCli })
+    if (workerFileForCli && cmd && !cmd.startsWith('-') && cmd !== 'help') {
+      const pool = await import('../services/workers/pool')
+      pool.configureWorkers({ workerFile: workerFileForCli })
+      // Configs are evaluated on a worker: one started now loads its modules while this thread loads the command's.
+      if (cmd === 'render' || cmd === 'lint') pool.warmWorkers(1)
+    }
     switch (cmd) {
       case undefined:
       case '--help':

@@ -1,17 +1,21 @@
-// `promptloom render` on several cores: worker threads render blocks of rows (read, build, format, JSON, UTF-8)
-// and the main thread writes the blocks' bytes in row order, so the output is byte for byte the one-thread output.
-// Each worker opens the project itself (config, dataset, models) exactly as the main thread did; blocks are handed
-// out as workers finish, with at most WINDOW blocks rendered ahead of the one being written (bounded memory).
+// `promptloom render` on several cores: blocks of rows are rendered (read, build, format, JSON, UTF-8) by the main
+// thread and by worker threads, and the main thread writes the blocks' bytes in row order, so the output is byte for
+// byte the one-thread output. Each worker opens the project itself (config, dataset, models) exactly as the main
+// thread did; meanwhile the main thread, whose project is already open, renders the first blocks. Blocks are handed
+// out as threads finish, with at most WINDOW blocks rendered ahead of the one being written (bounded memory).
 import { existsSync } from 'node:fs'
-import { availableParallelism, loadavg } from 'node:os'
+import { availableParallelism } from 'node:os'
 import { Worker } from 'node:worker_threads'
 import type { ExportOptions } from '../services/workspace/export'
 import type { ProjectSpec } from '../services/workspace/project-spec'
+import type { RenderedBlock } from './render-block'
 
 /** Rows per block: big enough that a block's messages cost nothing, small enough to keep both cores busy. */
 export const BLOCK_ROWS = 2000
 /** Below this many rows one thread is faster: a worker's start (modules, config, dataset) costs a few 100 ms. */
 export const PARALLEL_MIN_ROWS = 20_000
+/** More threads than this add start-up (each opens the project) for little: writing becomes the bound. */
+const MAX_THREADS = 4
 
 let workerFile: string | null = null
 
@@ -21,18 +25,16 @@ export function configureRenderWorker(file: string | null): void {
 }
 
 /**
- * How many render threads to use for `rows` rows: 0 (render on the main thread) for small jobs, without the bundled
- * worker, or when the machine has no spare core — other processes already keep every core busy (1-minute load
- * average ≥ cores - 1), and extra threads would only add their start-up and contention (measured: on 2 cores under a
- * load of 10, 2 threads took 1.3 s more CPU and longer wall time than 1). PROMPTLOOM_RENDER_THREADS=N forces N
- * (1: one thread).
+ * How many threads render `rows` rows, the main thread included: one for small jobs (a worker's start costs more
+ * than it renders) or without the bundled worker, else one per core (at most MAX_THREADS, at most one per block).
+ * Decided by the work and the cores, not by the load average: on a busy machine the scheduler shares the cores per
+ * thread, so a second thread still shortens the job. PROMPTLOOM_RENDER_THREADS=N forces N (1: one thread).
  */
-export function renderWorkers(rows: number): number {
-  const forced = Number(process.env.PROMPTLOOM_RENDER_THREADS)
-  if (!workerFile || forced === 1 || rows < PARALLEL_MIN_ROWS) return 0
-  const cores = availableParallelism()
-  const want = forced > 1 ? forced : cores - loadavg()[0] >= 1 ? Math.min(cores, 4) : 0
-  return want > 1 ? Math.min(want, Math.ceil(rows / BLOCK_ROWS)) : 0
+export function renderThreads(rows: number): number {
+  const forced = Math.floor(Number(process.env.PROMPTLOOM_RENDER_THREADS))
+  if (!workerFile || forced === 1 || rows < PARALLEL_MIN_ROWS) return 1
+  const want = forced > 1 ? forced : Math.min(availableParallelism(), MAX_THREADS)
+  return Math.max(1, Math.min(want, Math.ceil(rows / BLOCK_ROWS)))
 }
 
 export interface RenderJob {
@@ -47,14 +49,20 @@ export type WorkerReply =
   | { type: 'error'; message: string }
 
 /**
- * The encoded output of rows [start, end) in order, rendered by `workers` threads. `onBlock` gets each block's
- * line and failed-line counts.
+ * The encoded output of rows [start, end) in order, rendered by `threads` threads: this one (`renderHere`, over the
+ * project it has open) and threads - 1 workers. `onBlock` gets each block's line and failed-line counts.
  */
-export async function* renderInParallel(job: RenderJob, range: { start: number; end: number }, workers: number, onBlock: (lines: number, failed: number) => void): AsyncGenerator<Buffer> {
+export async function* renderInParallel(
+  job: RenderJob,
+  range: { start: number; end: number },
+  threads: number,
+  renderHere: (rows: { start: number; end: number }) => Promise<RenderedBlock>,
+  onBlock: (lines: number, failed: number) => void
+): AsyncGenerator<Buffer> {
   if (!workerFile) throw new Error('no render worker')
   const blocks: { start: number; end: number }[] = []
   for (let s = range.start; s < range.end; s += BLOCK_ROWS) blocks.push({ start: s, end: Math.min(s + BLOCK_ROWS, range.end) })
-  const window = workers * 3
+  const window = threads * 3
   const done = new Map<number, Buffer[]>()
   let nextAssign = 0
   let nextWrite = 0
@@ -65,14 +73,15 @@ export async function* renderInParallel(job: RenderJob, range: { start: number; 
     wake = null
     w?.()
   }
+  const canAssign = () => nextAssign < blocks.length && nextAssign - nextWrite < window
   const idle: Worker[] = []
   const assign = () => {
-    while (idle.length && nextAssign < blocks.length && nextAssign - nextWrite < window) {
+    while (idle.length && canAssign()) {
       const id = nextAssign++
       idle.pop()!.postMessage({ type: 'block', id, ...blocks[id] })
     }
   }
-  const pool = Array.from({ length: workers }, () => new Worker(workerFile!, { workerData: job }))
+  const pool = Array.from({ length: threads - 1 }, () => new Worker(workerFile!, { workerData: job }))
   for (const w of pool) {
     w.on('message', (m: WorkerReply) => {
       if (m.type === 'error') failure ??= new Error(m.message)
@@ -100,13 +109,17 @@ export async function* renderInParallel(job: RenderJob, range: { start: number; 
     while (nextWrite < blocks.length) {
       if (failure) throw failure
       const ready = done.get(nextWrite)
-      if (!ready) {
-        await new Promise<void>((r) => (wake = r))
-        continue
-      }
-      done.delete(nextWrite++)
-      assign()
-      yield* ready
+      if (ready) {
+        done.delete(nextWrite++)
+        assign()
+        yield* ready
+      } else if (canAssign()) {
+        // Nothing to write yet: this thread renders the next block itself (workers' messages are handled meanwhile).
+        const id = nextAssign++
+        const b = await renderHere(blocks[id])
+        done.set(id, b.chunks)
+        onBlock(b.lines, b.failed)
+      } else await new Promise<void>((r) => (wake = r))
     }
   } finally {
     await Promise.all(pool.map((w) => w.terminate()))

@@ -2,10 +2,9 @@
 // opened, then renders the blocks of rows it is sent — the same lines, through the same encoder, as one thread.
 import { parentPort, workerData } from 'node:worker_threads'
 import type { Host } from '../api/host'
-import { encodeLines, type ExportLine } from '../services/workspace/export'
 import { Workspace } from '../services/workspace/workspace'
 import type { RenderJob, WorkerReply } from './render-parallel'
-import { lineFailed } from './render-lines'
+import { renderBlock } from './render-block'
 
 const quietHost: Host = { mode: 'browser', mediaUrl: (p) => p, pickSavePath: async () => null, emit: () => {} }
 
@@ -23,22 +22,17 @@ queue.then(
 parentPort!.on('message', (m: { type: 'block'; id: number; start: number; end: number }) => {
   queue = queue.then(async () => {
     try {
-      let lines = 0
-      let failed = 0
-      const count = (batch: ExportLine[]) => {
-        lines += batch.length
-        for (const l of batch) if (lineFailed(l)) failed++
-      }
+      const block = await renderBlock(ws, job.options, { start: m.start, end: m.end })
       const chunks: { buf: ArrayBuffer; off: number; len: number }[] = []
       const transfer: ArrayBuffer[] = []
-      for await (const c of encodeLines(ws.exports.lineBatches({ ...job.options, rows: { start: m.start, end: m.end } }), count)) {
+      for (const c of block.chunks) {
         // Chunks are whole buffers of their own (never Node's shared pool): moved, not copied.
         const own = c.byteLength >= 4096 && c.buffer instanceof ArrayBuffer && !transfer.includes(c.buffer)
         const buf = own ? (c.buffer as ArrayBuffer) : c.buffer.slice(c.byteOffset, c.byteOffset + c.byteLength)
         chunks.push({ buf: buf as ArrayBuffer, off: own ? c.byteOffset : 0, len: c.byteLength })
         transfer.push(buf as ArrayBuffer)
       }
-      post({ type: 'block', id: m.id, chunks, lines, failed }, transfer)
+      post({ type: 'block', id: m.id, chunks, lines: block.lines, failed: block.failed }, transfer)
     } catch (e) {
       post({ type: 'error', message: e instanceof Error ? e.message : String(e) })
     }

@@ -7,7 +7,8 @@ import { encodeLines, serializeLines, writeEncoded, writeExport, type ExportLine
 import { applyDatasetFlags, parseShard, type SpooledInput } from './dataset-input'
 import { MEDIA_FLAGS, MEDIA_HELP, mediaFromFlags } from './media-flags'
 import { lineFailed } from './render-lines'
-import { renderInParallel, renderWorkers } from './render-parallel'
+import { renderBlock } from './render-block'
+import { renderInParallel, renderThreads } from './render-parallel'
 import { Workspace } from '../services/workspace/workspace'
 import { resolveProjectSpec, type ProjectSpec } from '../services/workspace/project-spec'
 import { parseArgs, UsageError } from './args'
@@ -125,10 +126,10 @@ async function render(
   const encoder = ws.exports.mediaEncoder(media, target)
   // Large renders without media to encode (and without a curation store to share) run on several threads.
   const range = ws.exports.range(options)
-  const threads = encoder.active || ws.session.hasStore ? 0 : renderWorkers(range.end - range.start)
-  if (threads > 0) {
+  const threads = encoder.active || ws.session.hasStore ? 1 : renderThreads(range.end - range.start)
+  if (threads > 1) {
     let n = 0
-    const chunks = renderInParallel({ spec, options }, range, threads, (lines, failed) => {
+    const chunks = renderInParallel({ spec, options }, range, threads, (rows) => renderBlock(ws, options, rows), (lines, failed) => {
       n += lines
       problems += failed
     })

@@ -121,11 +121,14 @@ function dropSlot(slot: Slot): void {
   if (i >= 0) slots.splice(i, 1)
 }
 
-/** Starts the workers ahead of the first task, so opening a dataset does not pay for thread start-up. */
-export function warmWorkers(): void {
+/**
+ * Starts workers (all of them, or `count`) ahead of the first task, so opening a dataset or a config does not wait
+ * for thread start-up.
+ */
+export function warmWorkers(count = config.maxWorkers): void {
   const file = workerFile()
   if (!file) return
-  while (slots.length < config.maxWorkers) {
+  while (slots.length < Math.min(count, config.maxWorkers)) {
     const slot: Slot = { worker: new Worker(file, WORKER_OPTIONS), busy: false, idleTimer: null }
     slot.worker.on('error', () => dropSlot(slot))
     slot.worker.unref()
