@@ -253,11 +253,11 @@ function requests(r: RenderedForModels): { tag: { label?: unknown; turn?: number
 
 const brief = (p: { code: string; message: string; severity: string }) => ({ code: p.code, message: p.message, severity: p.severity })
 
-const PLACEHOLDER_CLASH = {
+const PLACEHOLDER_CLASH = Object.freeze({
   code: 'media-placeholder-in-text',
   message: 'The text already contains a string shaped like a media placeholder (<image_1>…): a pipeline that attaches media by placeholder would take it for one.',
   severity: 'warning'
-}
+})
 
 type Brief = ReturnType<typeof brief>
 const NO_PROBLEMS: Brief[] = Object.freeze([]) as unknown as Brief[]
@@ -267,12 +267,27 @@ const NO_PROBLEMS: Brief[] = Object.freeze([]) as unknown as Brief[]
  * once, not on every line. Lists are shared by content, up to SHARED_MAX of them.
  */
 const shared = new Map<string, Brief[]>()
+/**
+ * The shared list of a line whose only problem is a frozen (module constant) object, by that object: found without
+ * making the content key (a line of a plain-string template carries such a note on every line).
+ */
+const sharedByConstant = new WeakMap<object, Brief[]>()
 /** A shared list as the end of its line's JSON: `,"problems":[…]}`. */
 const sharedTail = new WeakMap<Brief[], string>()
 const SHARED_MAX = 4096
 function sharedProblems(a: readonly Brief[], b: readonly Brief[], c?: Brief): Brief[] {
   const n = a.length + b.length + (c ? 1 : 0)
   if (n === 0) return NO_PROBLEMS
+  const constant = n === 1 ? (a[0] ?? b[0] ?? c!) : undefined
+  if (constant && Object.isFrozen(constant)) {
+    let list = sharedByConstant.get(constant)
+    if (!list) sharedByConstant.set(constant, (list = sharedByContent(a, b, c)))
+    return list
+  }
+  return sharedByContent(a, b, c)
+}
+
+function sharedByContent(a: readonly Brief[], b: readonly Brief[], c?: Brief): Brief[] {
   let key = ''
   for (const p of a) key += `${p.code}\u0000${p.severity}\u0000${p.message}\u0001`
   for (const p of b) key += `${p.code}\u0000${p.severity}\u0000${p.message}\u0001`

@@ -98,6 +98,16 @@ function tokensOf(counter: TokenCounter, text: string) {
 }
 
 /**
+ * One frozen object for every row of a plain-string template: an export shares the problem list of lines whose
+ * problems are the same objects, and encodes it once (export.ts, sharedProblems).
+ */
+const META_NOT_APPLIED: Problem = Object.freeze({
+  code: 'meta-template-not-applied',
+  message: "The dataset template is a plain string, so OpenCompass sends it unchanged: this model's meta template (roles, special tokens) is not applied. Use a dialogue template (round=[…]) to get them.",
+  severity: 'info'
+})
+
+/**
  * OpenCompass meta-template profile: the meta template applied to the PromptList itself (renderMetaTemplate, the
  * function renderForModel uses for a conversation too), in the inferencer's mode (a PPL label prompt is parsed with
  * mode='ppl': no generation prompt after the last turn).
@@ -107,14 +117,8 @@ function renderMeta(prompt: Prompt, m: ModelContext, family: Prepared['family'],
   const parser = p.meta_parser ?? 'lm'
   const { applied, input } = renderMetaTemplate(prompt, p, { mode, family, row, spans })
   const problems = applied.warnings.map((w) => engineProblem(w, 'warning'))
-  if (!Array.isArray(prompt) && p.meta_template && parser === 'lm') {
-    // Upstream's LMTemplateParser returns a plain-string prompt untouched: no role markers, no BOS.
-    problems.push({
-      code: 'meta-template-not-applied',
-      message: 'The dataset template is a plain string, so OpenCompass sends it unchanged: this model\'s meta template (roles, special tokens) is not applied. Use a dialogue template (round=[…]) to get them.',
-      severity: 'info'
-    })
-  }
+  // Upstream's LMTemplateParser returns a plain-string prompt untouched: no role markers, no BOS.
+  if (!Array.isArray(prompt) && p.meta_template && parser === 'lm') problems.push(META_NOT_APPLIED)
   const base = { modelId: p.id, modelName: p.name, contextLength: p.context_length, specialTokens: specialTokenList(p) }
   if (applied.error || !applied.parsed || !input) {
     return { ...base, kind: 'text', text: '', problems: [...problems, engineProblem(applied.error!, 'error')] }
@@ -232,7 +236,16 @@ function withLength(problems: Problem[], count: number, ctx: number): Problem[] 
   return [...problems, { code: 'over-context', message: `${count.toLocaleString()} tokens exceed the context length ${ctx.toLocaleString()}`, severity: 'error' }]
 }
 
+/** Per profile, made once: every row's render of the profile carries the same list. */
+const SPECIAL_TOKENS = new WeakMap<ModelProfile, string[]>()
+
 function specialTokenList(p: ModelProfile): string[] {
+  let out = SPECIAL_TOKENS.get(p)
+  if (!out) SPECIAL_TOKENS.set(p, (out = listSpecialTokens(p)))
+  return out
+}
+
+function listSpecialTokens(p: ModelProfile): string[] {
   const out: string[] = []
   for (const v of Object.values(p.special_tokens ?? {})) {
     if (typeof v === 'string') out.push(v)
