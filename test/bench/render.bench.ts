@@ -11,7 +11,7 @@
 // them; the machine may be shared, so CPU time (user + sys of the process and its threads) is printed beside them.
 import { execFileSync, spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
-import { availableParallelism, tmpdir } from 'node:os'
+import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { SHARED_DIR } from '../support/shared-dir'
 import { machineLine, upstreamTree } from './upstream-anchor'
@@ -29,6 +29,8 @@ const LAST_UPSTREAM = { date: '2026-11-24', machine: '2 cores, Python 3.11, Open
 interface Run {
   wall: number
   cpu: number
+  /** Threads the render used, as the CLI reports them ("(2 threads)"); 1 when it says none. */
+  threads: number
 }
 
 /** Runs a process to the end; wall seconds and CPU seconds (user + sys, all its threads). */
@@ -46,7 +48,7 @@ function timed(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env
       const wall = (performance.now() - t0) / 1000
       if (code !== 0 && code !== 1) return reject(new Error(`${cmd} ${args.join(' ')} exited ${code}: ${err.slice(-500)}`))
       const m = /([\d.]+) ([\d.]+)\s*$/.exec(err)
-      resolve({ wall, cpu: m ? Number(m[1]) + Number(m[2]) : NaN })
+      resolve({ wall, cpu: m ? Number(m[1]) + Number(m[2]) : NaN, threads: Number(/\((\d+) threads\)/.exec(err)?.[1] ?? 1) })
     })
   })
 }
@@ -73,6 +75,9 @@ async function main(): Promise<void> {
     const node = process.execPath
     console.log(machineLine())
     console.log(`${ROWS.toLocaleString('en-US')} rows, ${availableParallelism()} cores; promptloom = \`node out/main/cli.js render … --out F\` as a whole process, median of ${REPS} interleaved runs`)
+    // The machine may be shared: wall times mean little without the load they were measured under.
+    const load = () => loadavg().map((x) => x.toFixed(2)).join(' ')
+    console.log(`load average at the start: ${load()}`)
 
     // Same bytes on 1 thread and on several, for every case.
     for (const [name, args] of Object.entries(cases)) {
@@ -122,7 +127,8 @@ async function main(): Promise<void> {
       const cpu = median(runs[name].map((x) => x.cpu))
       const mb = statSync(out(name === 'dialogue, 1 thread' ? 'one' : name)).size / 1e6
       const vs = up ? `  | upstream ${f2(up.s)} s (${up.label}) → ×${(up.s / w).toFixed(1)} (goal ${goal})` : ''
-      console.log(`${name.padEnd(20)} ${f2(w)} s wall (runs ${runs[name].map((x) => f2(x.wall)).join(' ')}), CPU ${f2(cpu)} s, ${mb.toFixed(0)} MB${vs}`)
+      const threads = [...new Set(runs[name].map((x) => x.threads))].join('/')
+      console.log(`${name.padEnd(20)} ${f2(w)} s wall (runs ${runs[name].map((x) => f2(x.wall)).join(' ')}), CPU ${f2(cpu)} s, ${threads} thread(s), ${mb.toFixed(0)} MB${vs}`)
     }
     line('dialogue', '≥ ×30', upstream.dialogue)
     line('dialogue, 1 thread', '≥ ×30', upstream.dialogue)
@@ -134,6 +140,7 @@ async function main(): Promise<void> {
     const oneCpu = median(runs.dialogue.map((x) => x.cpu))
     const threeCpu = median(runs['3 models'].map((x) => x.cpu))
     console.log(`3 models in one job: ×${(three / one).toFixed(2)} one model's wall time, ×${(threeCpu / oneCpu).toFixed(2)} its CPU (goal ≤ ×1.6)`)
+    console.log(`load average at the end: ${load()}`)
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
