@@ -12,6 +12,7 @@ import { defaultCacheDir, loadCache, saveCache, stampOf, type CachedPart, type F
 import { CancelledError, indexFileStaged, type StagedFile } from './index-file'
 import { allBlank, bomLength } from './jsonl-index'
 import { decodeRow, type RowFormat } from './row-decode'
+import { readSpans, type RowSpans } from './row-spans'
 import { mergeColumns, summarizeColumns, type ColumnAcc } from './columns'
 import { openParquet, readParquetRows, type ParquetFile } from './parquet-source'
 import { openArrow, readArrowRows, type ArrowFile } from './arrow-source'
@@ -91,6 +92,11 @@ export interface DatasetHandle {
   finalIndex(split: string, index: number): number | null
   readRows(split: string, start: number, count: number): Promise<RowRecord[]>
   readRow(split: string, index: number): Promise<RowRecord | null>
+  /**
+   * Where rows [start, start + count) of `split` are, one RowSpans per file part, for a worker that reads them
+   * itself (readSpans); null when some of them are not in a byte-range file (Parquet, Arrow).
+   */
+  rowSpans(split: string, start: number, count: number): RowSpans[] | null
   /** Writes every skipped row as JSONL ({file, line, row, offset, code, message, raw}); returns how many. */
   exportSkipped(dest: string): Promise<number>
 }
@@ -132,52 +138,35 @@ function goodMap(part: CachedPart): Uint32Array | null {
   return good
 }
 
-async function readRangeRows(src: Source, rawRows: number[], firstIndex: number, indices: number[]): Promise<RowRecord[]> {
+/** The spans of a byte-range source's rows (raw rows `raw`, numbered `indices` in the split). */
+function spansOf(src: Source, raw: number[], indices: number[]): RowSpans {
   const idx = src.part.index!
-  const out: RowRecord[] = []
-  if (rawRows.length === 0) return out
-  const fmt = src.part.format as RowFormat
-  const dctx = { format: fmt, header: src.part.header, delimiter: src.part.delimiter, pythonNumbers: true }
-  const fh = await open(src.file, 'r')
-  try {
-    const a = idx.starts[rawRows[0]]
-    const b = idx.ends[rawRows[rawRows.length - 1]]
-    // One read for the whole window unless gaps (skipped giant rows) make it wasteful.
-    const single = b - a <= 32 << 20
-    const buf = single ? Buffer.allocUnsafe(b - a) : null
-    if (buf) await fh.read(buf, 0, b - a, a)
-    for (let k = 0; k < rawRows.length; k++) {
-      const r = rawRows[k]
-      const s = idx.starts[r]
-      const e = idx.ends[r]
-      let rowBuf: Buffer
-      let base: number
-      if (buf) {
-        rowBuf = buf
-        base = a
-      } else {
-        rowBuf = Buffer.allocUnsafe(e - s)
-        await fh.read(rowBuf, 0, e - s, s)
-        base = s
-      }
-      const at = { file: src.file, line: idx.lines[r], row: r, offset: s }
-      const d = decodeRow(rowBuf, s - base, e - base, dctx)
-      if (d.ok) out.push({ index: indices[k] ?? firstIndex + k, value: d.value, at })
-      else out.push({ index: indices[k] ?? firstIndex + k, value: {}, at, error: { code: d.code, message: d.message, stage: 'parse', severity: 'error', at } })
-    }
-  } finally {
-    await fh.close()
+  return {
+    file: src.file,
+    format: src.part.format as RowFormat,
+    header: src.part.header,
+    delimiter: src.part.delimiter,
+    indices,
+    raw,
+    lines: raw.map((r) => idx.lines[r]),
+    starts: raw.map((r) => idx.starts[r]),
+    ends: raw.map((r) => idx.ends[r])
   }
-  return out
 }
 
-async function readSourceRows(src: Source, from: number, to: number, splitBase: number): Promise<RowRecord[]> {
+/** Raw rows of a source's good rows [from, to), and their numbers in the split. */
+function rawRowsOf(src: Source, from: number, to: number, splitBase: number): { raw: number[]; indices: number[] } {
   const raw: number[] = []
   const indices: number[] = []
   for (let g = from; g < to; g++) {
     raw.push(src.good ? src.good[g] : g)
     indices.push(splitBase + g)
   }
+  return { raw, indices }
+}
+
+async function readSourceRows(src: Source, from: number, to: number, splitBase: number): Promise<RowRecord[]> {
+  const { raw, indices } = rawRowsOf(src, from, to, splitBase)
   if (src.pq || src.arrow) {
     // Contiguous physical runs, so a window with a skipped row group is still one or two reads.
     const out: RowRecord[] = []
@@ -193,7 +182,7 @@ async function readSourceRows(src: Source, from: number, to: number, splitBase: 
     }
     return out
   }
-  return readRangeRows(src, raw, splitBase + from, indices)
+  return readSpans(spansOf(src, raw, indices))
 }
 
 /** The first rows of a JSONL file from its first 256 KiB, before any index exists. */
@@ -358,6 +347,25 @@ export async function openDataset(target: string, options: OpenOptions = {}): Pr
     return out
   }
 
+  const rowSpans = (name: string, start: number, count: number): RowSpans[] | null => {
+    const s = splitOf(name)
+    if (!s) return []
+    const total = s.cum[s.cum.length - 1]
+    const a = Math.max(0, Math.floor(start))
+    const b = Math.min(total, a + Math.max(0, Math.floor(count)))
+    const out: RowSpans[] = []
+    for (let k = 0; k < s.sources.length && a < b; k++) {
+      const lo = Math.max(a, s.cum[k])
+      const hi = Math.min(b, s.cum[k + 1])
+      if (lo >= hi) continue
+      const src = s.sources[k]
+      if (src.pq || src.arrow || !src.part.index) return null
+      const { raw, indices } = rawRowsOf(src, lo - s.cum[k], hi - s.cum[k], s.cum[k])
+      out.push(spansOf(src, raw, indices))
+    }
+    return out
+  }
+
   const firstFormat = layout.splits[0]?.files[0]?.format ?? 'jsonl'
   const handle: DatasetHandle = {
     id: `${createHash('sha256').update(abs).digest('hex').slice(0, 12)}-${++handles}`,
@@ -374,6 +382,7 @@ export async function openDataset(target: string, options: OpenOptions = {}): Pr
     validation: pending.length ? 'pending' : 'done',
     readRows,
     readRow: async (name, i) => (await readRows(name, i, 1))[0] ?? null,
+    rowSpans,
     exportSkipped: (dest) => exportSkipped(splits, dest),
     validate: () => Promise.resolve({ state: 'done', renumbered: false }),
     finalIndex: (_split, i) => i

@@ -8,30 +8,26 @@
 //                base64 in their column, several images as a Python list literal;
 //   hf-parquet   Hugging Face `datasets` Parquet: media columns as Image/Audio/Video structs {bytes, path} with
 //                the `huggingface` schema metadata `datasets` reads back.
-// Written atomically (temp file + rename; cancelled or failed: no output, no temp), streamed row by row with a
-// bounded window of rows whose media are being encoded on the worker threads.
-import type { CurationStatus, RowCuration } from '../../../shared/api/types'
+// Written atomically (temp file + rename; cancelled or failed: no output, no temp) and streamed. The text formats
+// take rows of a byte-range file (JSONL, CSV, TSV) as batches of byte ranges that the worker threads read and turn
+// into records themselves ('export-rows'), so the main thread only writes their buffers; rows it must read itself
+// (Parquet, Arrow) it turns into records with the same code, their media encoded on the workers.
 import { toPlainJson } from '../../../shared/engine'
 import type { ColumnInfo } from '../datasets/types'
 import { openAtomic, type AtomicWriter } from '../fs/atomic-write'
 import { isBytesValue, isHfMediaStruct } from '../../../shared/media/media-value'
+import { runTask } from '../workers/pool'
 import { mediaItems, type Kind, type MediaItem } from './dataset-media'
+import type { RowBatch } from './export-rows-task'
 import type { MediaEncoder } from './media-encoder'
 import { MediaSlots, type Part } from './media-slots'
 import { ordered } from './ordered'
-import { tokenizePromptMedia } from './prompt-media'
-import type { AssetForm } from '../media/encode'
+import { CURATION_COLUMNS, curationFields, textRecord, topColumns, tsvHeader, type DatasetExportRow, type RecordSpec, type TextFormat } from './text-record'
+
+export type { DatasetExportRow } from './text-record'
 
 export const DATASET_FORMATS = ['jsonl', 'json', 'mm-custom', 'vlmeval-tsv', 'hf-parquet'] as const
 export type DatasetExportFormat = (typeof DATASET_FORMATS)[number]
-
-export interface DatasetExportRow {
-  index: number
-  /** The row with its field edits applied. */
-  value: Record<string, unknown>
-  status: CurationStatus
-  curation?: RowCuration
-}
 
 export interface DatasetExportResult {
   rows: number
@@ -46,6 +42,11 @@ interface Args {
   target: string
   format: DatasetExportFormat
   rows: AsyncIterable<DatasetExportRow>
+  /**
+   * The same rows as batches of byte ranges, when every one is in a byte-range file: text formats then have the
+   * worker threads read and build them.
+   */
+  batches?: AsyncIterable<RowBatch>
   /** The dataset's columns (dotted paths for nested fields); the top-level ones give TSV and Parquet their columns. */
   columns: ColumnInfo[]
   encoder: MediaEncoder
@@ -56,6 +57,8 @@ interface Args {
 
 /** Rows encoded ahead of the one being written: enough to keep two workers busy, few enough to bound memory. */
 const WINDOW = 8
+/** Batches in flight: two building on the workers, two more queued so neither waits while the main thread writes. */
+const BATCH_WINDOW = 4
 const MAX_PROBLEMS = 50
 
 /** The format a dataset is exported in by default: its own. */
@@ -69,17 +72,12 @@ export function sourceFormat(datasetFormat: string, columns: ColumnInfo[]): Data
   return 'jsonl'
 }
 
-const CURATION_COLUMNS = ['curation_status', 'curation_note', 'curation_tags', 'curation_edited'] as const
-
-function curationFields(r: DatasetExportRow, joined: boolean): Record<string, unknown> {
-  const tags = r.curation?.tags ?? []
-  const edited = Object.keys(r.curation?.edits ?? {})
-  return {
-    curation_status: r.status,
-    curation_note: r.curation?.note ?? '',
-    curation_tags: joined ? tags.join(',') : tags,
-    curation_edited: joined ? edited.join(',') : edited
-  }
+/** Records ready to write, with what they count. */
+interface RecordChunk {
+  parts: Part[]
+  rows: number
+  media: number
+  failed: Array<{ index: number; messages: string[] }>
 }
 
 export async function writeDatasetExport(a: Args): Promise<DatasetExportResult> {
@@ -92,18 +90,18 @@ export async function writeDatasetExport(a: Args): Promise<DatasetExportResult> 
   try {
     if (a.format === 'hf-parquet') await writeParquet(a, w, res, note)
     else {
-      const lines = ordered(a.rows, (r) => textRecord(a, r), WINDOW)
-      if (a.format === 'vlmeval-tsv') await w.write(tsvHeader(a) + '\n')
-      // A JSON array is written as a stream too: "[", the records separated by ",\n", "]".
+      const spec: RecordSpec = { format: a.format, columns: topColumns(a.columns.map((c) => c.name)), curationColumns: a.curationColumns, encoder: a.encoder }
+      if (a.format === 'vlmeval-tsv') await w.write(tsvHeader(spec) + '\n')
+      // A JSON array is written as a stream too: "[", the elements (each after ",\n"; the first one's comma
+      // dropped), "]".
       const array = a.format === 'json'
       if (array) await w.write('[')
-      for await (const rec of lines) {
+      for await (const chunk of a.batches ? workerChunks(spec, a.batches) : threadChunks(spec, a.rows)) {
         if (a.signal?.aborted) break
-        note(rec.index, rec.failed)
-        res.media += rec.media - rec.failed.length
-        if (array) await w.write(res.rows === 0 ? '\n' : ',\n')
-        for (const p of rec.parts) await w.write(p)
-        res.rows++
+        for (const f of chunk.failed) note(f.index, f.messages)
+        res.media += chunk.media - chunk.failed.reduce((n, f) => n + f.messages.length, 0)
+        for (const [k, p] of chunk.parts.entries()) await w.write(array && res.rows === 0 && k === 0 ? dropComma(p) : p)
+        res.rows += chunk.rows
         a.onRow?.(res.rows)
       }
       if (array) await w.write(res.rows === 0 ? ']\n' : '\n]\n')
@@ -123,97 +121,24 @@ export async function writeDatasetExport(a: Args): Promise<DatasetExportResult> 
   }
 }
 
-/** The form media take in a text format: the user's choice, or what the format requires. */
-function formFor(a: Args): AssetForm | null {
-  if (a.format === 'mm-custom') return 'path'
-  if (a.format === 'vlmeval-tsv') return 'base64'
-  return a.encoder.form
-}
+/** A JSON array's first element without the comma before it (one byte: the part is text or UTF-8). */
+const dropComma = (p: Part): Part => (typeof p === 'string' ? p.slice(1) : p.subarray(1))
 
-/**
- * Replaces the media of one value by slot tokens: each asset in the format's form. Values the export must turn
- * into text anyway (bytes, HF structs) are base64 when the user keeps media as they are.
- */
-function tokenize(v: unknown, key: string, slots: MediaSlots, form: AssetForm | null): unknown {
-  const items = mediaItems(v, key)
-  if (items) {
-    const binary = items.some((it) => it.binary)
-    const f = form ?? (binary ? 'base64' : null)
-    if (!f) return v
-    const toks = items.map((it) => slots.put(it.source, { media: it.media, form: f, name: it.name }))
-    return Array.isArray(v) ? toks : toks[0]
+/** Records built on this thread, one chunk each, their media encoded on the workers. */
+async function* threadChunks(spec: RecordSpec, rows: AsyncIterable<DatasetExportRow>): AsyncGenerator<RecordChunk> {
+  for await (const rec of ordered(rows, (r) => textRecord(spec, r), WINDOW)) {
+    yield { parts: rec.parts, rows: 1, media: rec.media, failed: rec.failed.length ? [{ index: rec.index, messages: rec.failed }] : [] }
   }
-  // Media inside text or nested structures (AIS content strings, OpenAI message parts): encoded in place.
-  if (form && (typeof v === 'string' || (v && typeof v === 'object'))) return tokenizePromptMedia(v, slots)
-  return v
 }
 
-interface TextRecord {
-  index: number
-  parts: Part[]
-  media: number
-  failed: string[]
-}
-
-async function textRecord(a: Args, r: DatasetExportRow): Promise<TextRecord> {
-  const slots = new MediaSlots(a.encoder)
-  const form = formFor(a)
-  let text: string
-  let json = true
-  if (a.format === 'mm-custom') {
-    const v = r.value
-    const src = v.path ?? v.image ?? v.images ?? v.audio ?? v.video
-    const items = mediaItems(src, 'path') ?? []
-    const type = typeof v.type === 'string' ? v.type : (items[0]?.media ?? 'image')
-    const path = items.map((it) => slots.put(it.source, { media: it.media ?? (type as Kind), form: 'path', name: it.name }))
-    const rec: Record<string, unknown> = { type, path, question: toPlainJson(v.question ?? v.text ?? ''), answer: toPlainJson(v.answer ?? '') }
-    text = JSON.stringify(a.curationColumns ? { ...rec, ...curationFields(r, false) } : rec) + '\n'
-  } else if (a.format === 'vlmeval-tsv') {
-    json = false
-    const cells = tsvColumns(a).map((c) => tsvCell(c in r.value ? tokenize(r.value[c], c, slots, form) : undefined, slots))
-    if (a.curationColumns) {
-      const cf = curationFields(r, true)
-      for (const c of CURATION_COLUMNS) cells.push(tsvCell(cf[c], slots))
-    }
-    text = cells.join('\t') + '\n'
-  } else {
-    const out: Record<string, unknown> = {}
-    for (const [k, v] of Object.entries(r.value)) out[k] = toPlainJson(tokenize(v, k, slots, form))
-    text = JSON.stringify(a.curationColumns ? { ...out, ...curationFields(r, false) } : out) + (a.format === 'json' ? '' : '\n')
+/** Records built on the worker threads from the rows' byte ranges: one buffer per batch. */
+async function* workerChunks(spec: RecordSpec, batches: AsyncIterable<RowBatch>): AsyncGenerator<RecordChunk> {
+  const enc = spec.encoder
+  enc.prepareWorkers()
+  const shared = { format: spec.format as TextFormat, columns: spec.columns, curationColumns: spec.curationColumns, encoding: enc.encoding, roots: enc.roots, mediaDir: enc.mediaDir }
+  for await (const out of ordered(batches, (batch) => runTask('export-rows', { batch, spec: shared }), BATCH_WINDOW)) {
+    yield { parts: [out.bytes], rows: out.rows, media: out.media, failed: out.failed }
   }
-  const failed = await slots.settle()
-  return { index: r.index, parts: slots.splice(text, json, (s) => s.replace(/"/g, '""')), media: slots.size, failed }
-}
-
-/** Top-level columns, in the dataset's order (nested paths folded into their first segment). */
-function topColumns(cols: ColumnInfo[]): string[] {
-  const out: string[] = []
-  for (const c of cols) {
-    const top = c.name.split('.')[0]
-    if (!out.includes(top)) out.push(top)
-  }
-  return out
-}
-
-function tsvColumns(a: Args): string[] {
-  return topColumns(a.columns)
-}
-
-const q = (s: string) => `"${s.replace(/"/g, '""')}"`
-
-function tsvHeader(a: Args): string {
-  return [...tsvColumns(a), ...(a.curationColumns ? CURATION_COLUMNS : [])].map(q).join('\t')
-}
-
-/** One TSV field as pandas writes it with QUOTE_ALL: None empty, booleans True/False, lists of images as a list literal. */
-function tsvCell(v: unknown, slots: MediaSlots): string {
-  void slots
-  if (v === undefined || v === null) return '""'
-  if (typeof v === 'string') return q(v)
-  if (typeof v === 'boolean') return q(v ? 'True' : 'False')
-  if (Array.isArray(v) && v.every((x) => typeof x === 'string' && x.startsWith('\u0000'))) return q(`[${v.map((x) => `'${x}'`).join(', ')}]`)
-  const plain = toPlainJson(v)
-  return q(typeof plain === 'number' ? String(plain) : JSON.stringify(plain))
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -242,7 +167,7 @@ const FEATURE: Record<Kind, 'Image' | 'Audio' | 'Video'> = { image: 'Image', aud
 
 async function writeParquet(a: Args, w: AtomicWriter, res: DatasetExportResult, note: (i: number, m: string[]) => void): Promise<void> {
   const { ParquetWriter, ByteWriter } = await import('hyparquet-writer')
-  const names = topColumns(a.columns)
+  const names = topColumns(a.columns.map((c) => c.name))
   const byName = new Map(a.columns.map((c) => [c.name, c]))
   let kinds: Map<string, ParquetKind> | null = null
   let writer: InstanceType<typeof ParquetWriter> | null = null
@@ -358,7 +283,7 @@ async function writeParquet(a: Args, w: AtomicWriter, res: DatasetExportResult, 
     note(p.row.index, p.failed)
     res.media += p.slots.size - p.failed.length
     group.push(p)
-    for (const r of p.slots.results) if (r?.ok) groupBytes += r.payload.byteLength
+    for (const r of p.slots.results) if (r?.ok) groupBytes += r.bytes
     res.rows++
         a.onRow?.(res.rows)
     if (groupBytes >= GROUP_BYTES || group.length >= GROUP_ROWS) await flushGroup()

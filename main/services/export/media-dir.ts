@@ -14,6 +14,11 @@ export class MediaDir {
     this.temp = tempPathFor(this.final)
   }
 
+  /** The folder another thread's MediaDir already chose (a worker writing into the same export's media folder). */
+  static at(dirs: { temp: string; final: string }): MediaDir {
+    return Object.assign(Object.create(MediaDir.prototype) as MediaDir, dirs)
+  }
+
   /** Moves what was written into the final folder (files are named by content: a file already there is the same). */
   async commit(): Promise<void> {
     if (!existsSync(this.temp)) return

@@ -2,24 +2,24 @@
 // token and its encoding starts (on a worker); when the record is serialized, the text is cut at the tokens and
 // the encoded bytes go between the pieces. A base64 image is never part of a JSON.stringify or a JS string on the
 // main thread, and memory is bounded by the records in flight, not by the dataset.
-import { randomBytes } from 'node:crypto'
 import type { MediaType } from '../datasets/types'
 import type { AssetForm, PayloadResult } from '../media/encode'
 import type { MediaEncoder } from './media-encoder'
 
-type Settled = { ok: true; payload: Uint8Array; text: boolean } | { ok: false; fallback: string; message: string }
+type Settled = { ok: true; payload: Uint8Array | string; text: boolean } | { ok: false; fallback: string; message: string }
 
 export type Part = string | Uint8Array
 
 export class MediaSlots {
-  /** A nonce per export: dataset text cannot forge a token. */
-  private readonly nonce = randomBytes(6).toString('hex')
+  private readonly nonce: string
   private pending: Promise<Settled>[] = []
   private settled: Settled[] = []
   /** Assets of the current record: each result as it came back (for columns that need its mime, name or size). */
   results: PayloadResult[] = []
 
-  constructor(private readonly encoder: MediaEncoder) {}
+  constructor(private readonly encoder: MediaEncoder) {
+    this.nonce = encoder.nonce
+  }
 
   /** Starts encoding one asset and returns the token that stands for it in the record. */
   put(source: string | Uint8Array, opts: { media?: Exclude<MediaType, 'unknown'>; raw?: boolean; form?: AssetForm; name?: string | null } = {}): string {
@@ -64,7 +64,7 @@ export class MediaSlots {
       const s = this.settled[Number(m[1])]
       if (!s) out.push('')
       else if (!s.ok) out.push(esc(s.fallback))
-      else if (s.text) out.push(esc(Buffer.from(s.payload.buffer, s.payload.byteOffset, s.payload.byteLength).toString('utf8')))
+      else if (s.text) out.push(esc(typeof s.payload === 'string' ? s.payload : Buffer.from(s.payload.buffer, s.payload.byteOffset, s.payload.byteLength).toString('utf8')))
       else out.push(s.payload)
       last = m.index + m[0].length
     }
@@ -76,6 +76,7 @@ export class MediaSlots {
   payload(token: string): Uint8Array | null {
     const m = /:(\d+)\u0000$/.exec(token)
     const s = m ? this.settled[Number(m[1])] : undefined
-    return s?.ok ? s.payload : null
+    if (!s?.ok) return null
+    return typeof s.payload === 'string' ? Buffer.from(s.payload, 'latin1') : s.payload
   }
 }

@@ -55,8 +55,11 @@ export type EncodeResult = { ok: true; value: string | OpenAiPart; mime: string;
 export type PayloadResult =
   | {
       ok: true
-      /** The encoded value: path, file:// URL, data: URL or base64, as bytes (UTF-8 for a path or URL); raw bytes for 'raw'. */
-      payload: Uint8Array
+      /**
+       * The encoded value: path, file:// URL, data: URL or base64, as bytes (UTF-8 for a path or URL); raw bytes for
+       * 'raw'. Base64 the source already was, exactly as it would be re-encoded, is that text itself (ASCII).
+       */
+      payload: Uint8Array | string
       /** The file the value points to or came from (null for inline sources written nowhere). */
       file: string | null
       mime: string
@@ -82,14 +85,58 @@ const BASE64 = /^[A-Za-z0-9+/\r\n]+={0,2}$/
 export function decodeInline(source: string): { bytes: Buffer; mime: string | null } | null {
   const m = /^data:([^;,]*)((?:;[^;,]*)*?);base64,/i.exec(source.slice(0, 256))
   if (m) return { bytes: Buffer.from(source.slice(m[0].length), 'base64'), mime: m[1] || null }
-  // An absolute POSIX path is all base64 alphabet too; only a JPEG's base64 starts with a slash.
-  if (source.startsWith('/') && !source.startsWith('/9j/')) return null
-  // Raw base64: only the base64 alphabet (a path has a dot or a backslash somewhere) and whole quanta.
-  if (source.length >= 16 && BASE64.test(source.length > 4096 ? source.slice(0, 4096) : source)) {
+  if (mayBeRawBase64(source)) {
     const compact = source.includes('\n') ? source.replace(/[\r\n]/g, '') : source
     if (compact.length % 4 === 0) return { bytes: Buffer.from(compact, 'base64'), mime: null }
   }
   return null
+}
+
+/** Whether a source reads as raw base64 rather than a path: the base64 alphabet (a path has a dot somewhere). */
+function mayBeRawBase64(source: string): boolean {
+  // An absolute POSIX path is all base64 alphabet too; only a JPEG's base64 starts with a slash.
+  if (source.startsWith('/') && !source.startsWith('/9j/')) return false
+  return source.length >= 16 && BASE64.test(source.length > 4096 ? source.slice(0, 4096) : source)
+}
+
+/** Decoding target reused by canonicalBase64 on this thread (kept up to this size). */
+let scratch = Buffer.allocUnsafeSlow(0)
+const SCRATCH_KEPT = 4 << 20
+
+/**
+ * The first bytes and the length of what raw base64 `s` decodes to, when `s` is exactly what encoding those bytes
+ * gives back (standard alphabet, padded, unused bits zero, no line breaks); otherwise null. Such a source is its
+ * own base64 output: no decode and encode, no copy of a 95 KB picture. Decoding into a reused buffer is the check
+ * (Node's decoder skips what is not base64, so anything else decodes short); a regular expression over 95 KB
+ * costs ten times more.
+ */
+function canonicalBase64(s: string): { head: Buffer; size: number } | null {
+  const n = s.length
+  if (n % 4 !== 0 || !mayBeRawBase64(s)) return null
+  // The URL-safe alphabet decodes too, to the same bytes, but is not what encoding writes.
+  if (s.includes('-') || s.includes('_')) return null
+  const pad = s.endsWith('==') ? 2 : s.endsWith('=') ? 1 : 0
+  const size = (n / 4) * 3 - pad
+  // The last character before the padding carries 2 (one '=') or 4 (two) bits that encoding leaves zero.
+  if (pad && B64_VALUE.indexOf(s[n - pad - 1]) & (pad === 1 ? 0b11 : 0b1111)) return null
+  const buf = size <= scratch.length ? scratch : Buffer.allocUnsafeSlow(size)
+  if (size <= SCRATCH_KEPT) scratch = buf
+  if (buf.write(s, 0, 'base64') !== size) return null
+  return { head: Buffer.from(buf.subarray(0, 256)), size }
+}
+
+const B64_VALUE = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'
+
+/** `source` as its own base64 payload when it already is canonical base64 of an asset that is not re-encoded. */
+function passThroughBase64(req: Parameters<typeof encodePayload>[0]): PayloadResult | null {
+  if (typeof req.source !== 'string') return null
+  const c = canonicalBase64(req.source)
+  if (!c) return null
+  const sniffed = sniffBytes(c.head)
+  const media: MediaType = req.media ?? sniffed?.media ?? 'unknown'
+  if (media === 'image' && req.reencode && (req.reencode.maxSide || req.reencode.format)) return null
+  const mime = sniffed?.mime ?? 'application/octet-stream'
+  return { ok: true, payload: req.source, file: null, mime, media, bytes: c.size, reencoded: false, name: req.name ?? null }
 }
 
 function wrapValue(value: string, base64: string | null, mime: string, media: MediaType, wrap: AssetWrap): string | OpenAiPart {
@@ -137,6 +184,8 @@ export async function encodePayload(req: {
   mediaDirFinal?: string
   name?: string | null
 }): Promise<PayloadResult> {
+  const passed = req.form === 'base64' ? passThroughBase64(req) : null
+  if (passed) return passed
   const src = await locate(req.source, req.roots)
   if (!src.ok) return src
   let bytes = src.bytes
@@ -235,12 +284,12 @@ export async function encodeAsset(req: EncodeRequest): Promise<EncodeResult> {
   const wrap = req.wrap ?? 'none'
   const r = await encodePayload({ source: req.source, form: req.form, roots: req.roots, media: req.media, reencode: req.reencode, mediaDir: req.mediaDir })
   if (!r.ok) return r
-  const value = Buffer.from(r.payload.buffer, r.payload.byteOffset, r.payload.byteLength).toString(req.form === 'path' || req.form === 'file-url' ? 'utf8' : 'latin1')
+  const value = typeof r.payload === 'string' ? r.payload : Buffer.from(r.payload.buffer, r.payload.byteOffset, r.payload.byteLength).toString(req.form === 'path' || req.form === 'file-url' ? 'utf8' : 'latin1')
   // OpenAI audio parts carry base64 whatever form the rest of the prompt uses.
   let b64: string | null = req.form === 'base64' ? value : req.form === 'data-url' ? value.slice(value.indexOf(',') + 1) : null
   if (wrap === 'openai' && r.media === 'audio' && b64 === null) {
     const raw = await encodePayload({ source: req.source, form: 'base64', roots: req.roots, media: req.media })
-    if (raw.ok) b64 = Buffer.from(raw.payload).toString('latin1')
+    if (raw.ok) b64 = typeof raw.payload === 'string' ? raw.payload : Buffer.from(raw.payload).toString('latin1')
   }
   return { ok: true, value: wrapValue(value, b64, r.mime, r.media, wrap), mime: r.mime, media: r.media, bytes: r.bytes }
 }

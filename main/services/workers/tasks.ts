@@ -8,6 +8,7 @@ import { validateJsonlRange } from '../datasets/validate-jsonl'
 import { validateParquetFile } from '../datasets/parquet-source'
 import { validateArrowFile } from '../datasets/arrow-source'
 import { encodePayload } from '../media/encode'
+import { exportRows } from '../export/export-rows-task'
 import { loadConfigTask } from '../config/config-task'
 import { audioPeaks } from '../media/audio'
 import { signatures } from '../../../shared/lint/dataset-checks'
@@ -22,6 +23,8 @@ export const TASKS = {
   'arrow-validate': validateArrowFile,
   // Export: one media asset read, re-encoded (sharp) and base64-encoded off the main thread.
   'encode-media': (input: Parameters<typeof encodePayload>[0]) => encodePayload(input),
+  // Export: a batch of rows read from their byte ranges and written as records, media encoded in the worker.
+  'export-rows': exportRows,
   'config-load': loadConfigTask,
   // Waveform peaks: bounded reads of a possibly huge audio file and WASM decoding, off the main thread.
   'audio-peaks': (input: { file: string; n: number }) => audioPeaks(input.file, input.n),

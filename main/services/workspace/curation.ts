@@ -4,6 +4,15 @@
 // Records are immutable: a change swaps whole records, so history entries share them instead of copying.
 import type { CurationChange, CurationOp, CurationStatus, RowCuration } from '../../../shared/api/types'
 
+/** The row with its edited fields replaced: the same object when nothing is edited. */
+export function applyEdits(row: Record<string, unknown>, edits: RowCuration['edits']): Record<string, unknown> {
+  if (!edits) return row
+  const out = { ...row }
+  // defineProperty, not `out[k] =`: a field named __proto__ is a field, not the object's prototype.
+  for (const [k, e] of Object.entries(edits)) Object.defineProperty(out, k, { value: e.value, enumerable: true, writable: true, configurable: true })
+  return out
+}
+
 /** What the workspace (and later a persistent store) needs from curation state. */
 export interface CurationStore {
   get(index: number): CurationStatus
@@ -233,12 +242,7 @@ export class CurationState implements CurationStore {
   }
 
   edited(index: number, row: Record<string, unknown>): Record<string, unknown> {
-    const edits = this.records.get(index)?.edits
-    if (!edits) return row
-    const out = { ...row }
-    // defineProperty, not `out[k] =`: a field named __proto__ is a field, not the object's prototype.
-    for (const [k, e] of Object.entries(edits)) Object.defineProperty(out, k, { value: e.value, enumerable: true, writable: true, configurable: true })
-    return out
+    return applyEdits(row, this.records.get(index)?.edits)
   }
 
   /** Rows with at least one edited field. */

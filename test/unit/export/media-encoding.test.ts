@@ -22,7 +22,7 @@ beforeAll(async () => {
 })
 afterAll(() => t.remove())
 
-const text = (u: Uint8Array) => Buffer.from(u).toString('utf8')
+const text = (u: Uint8Array | string) => (typeof u === 'string' ? u : Buffer.from(u).toString('utf8'))
 
 describe('MediaEncoder forms', () => {
   const enc = (form: 'url' | 'path' | 'data-url' | 'base64') => new MediaEncoder({ form }, { roots: [t.dir] })
@@ -153,5 +153,40 @@ describe('base64Bytes', () => {
     const b = Buffer.alloc(n)
     for (let i = 0; i < n; i++) b[i] = (i * 7919) & 0xff
     expect(base64Bytes(b, 'data:x;base64,').toString('latin1')).toBe('data:x;base64,' + b.toString('base64'))
+  })
+})
+
+describe('base64 sources given as base64', () => {
+  const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'
+  const b64 = () => new MediaEncoder({ form: 'base64' }, { roots: [t.dir] })
+
+  it('passes canonical base64 through as the same text, equal to decoding and encoding it again', async () => {
+    const s = jpg.toString('base64')
+    const r = await b64().encode(s)
+    if (!r.ok) throw new Error(r.message)
+    expect(typeof r.payload).toBe('string')
+    expect(r.payload).toBe(Buffer.from(s, 'base64').toString('base64'))
+    expect([r.mime, r.media, r.bytes]).toEqual(['image/jpeg', 'image', jpg.length])
+  })
+
+  // Each is decodable base64 that encoding would not write: what is given is what decoding and encoding give.
+  it.each([
+    ['line breaks', (s: string) => s.replace(/(.{76})/g, '$1\n')],
+    ['URL-safe alphabet after the first 4 KB', (s: string) => s.slice(0, 5000) + s.slice(5000).replace(/\//g, '_').replace(/\+/g, '-')],
+    ['unused bits set before the padding', (s: string) => s.slice(0, -2) + ALPHABET[ALPHABET.indexOf(s[s.length - 2]) + 1] + '=']
+  ])('re-encodes base64 with %s to what the bytes encode to', async (_what, change) => {
+    // The JPEG padded to a length whose base64 ends in one "=" (so its last character has unused bits).
+    const bytes = Buffer.concat([jpg, Buffer.alloc(jpg.length % 3 === 2 ? 0 : jpg.length % 3 === 1 ? 1 : 2)])
+    const s = change(bytes.toString('base64'))
+    expect(s).not.toBe(bytes.toString('base64'))
+    const r = await b64().encode(s)
+    expect(r.ok && text(r.payload)).toBe(Buffer.from(s, 'base64').toString('base64'))
+  })
+
+  it('re-encodes canonical base64 when a picture is to be resized', async () => {
+    const r = await new MediaEncoder({ form: 'base64', maxSide: 50 }, { roots: [t.dir] }).encode(jpg.toString('base64'))
+    if (!r.ok) throw new Error(r.message)
+    const m = await sharp(Buffer.from(text(r.payload), 'base64')).metadata()
+    expect(Math.max(m.width, m.height)).toBe(50)
   })
 })

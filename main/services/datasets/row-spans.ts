@@ -1,0 +1,61 @@
+// Rows of a byte-range file (JSONL, a JSON array, CSV, TSV) read and decoded from their index's byte ranges. A
+// handle reads its rows this way on the thread that asks, and hands the same spans to worker tasks
+// (DatasetHandle.rowSpans), which read the rows themselves: a row's bytes never travel in a message.
+import { open } from 'node:fs/promises'
+import { decodeRow, type RowFormat } from './row-decode'
+import { borrow, release } from './scratch-buffers'
+import type { RowRecord } from './types'
+
+export interface RowSpans {
+  file: string
+  format: RowFormat
+  /** CSV/TSV: the header's column names and the delimiter. */
+  header?: string[] | null
+  delimiter?: string
+  /** Per row, in ascending byte order: its number in the split, its row in the file, its 1-based line, its bytes [start, end). */
+  indices: number[]
+  raw: number[]
+  lines: number[]
+  starts: number[]
+  ends: number[]
+}
+
+/** One read covers a window of rows unless gaps (skipped giant rows) would make it wasteful. */
+const SINGLE_READ_BYTES = 32 << 20
+
+/** The rows the spans name, decoded; a row that cannot be decoded comes back with `error` set and an empty value. */
+export async function readSpans(sp: RowSpans): Promise<RowRecord[]> {
+  const out: RowRecord[] = []
+  const n = sp.indices.length
+  if (n === 0) return out
+  const ctx = { format: sp.format, header: sp.header, delimiter: sp.delimiter, pythonNumbers: true }
+  const fh = await open(sp.file, 'r')
+  const a = sp.starts[0]
+  const b = sp.ends[n - 1]
+  const buf = b - a <= SINGLE_READ_BYTES ? borrow(b - a) : null
+  try {
+    if (buf) await fh.read(buf, 0, b - a, a)
+    for (let k = 0; k < n; k++) {
+      const s = sp.starts[k]
+      const e = sp.ends[k]
+      let rowBuf: Buffer
+      let base: number
+      if (buf) {
+        rowBuf = buf
+        base = a
+      } else {
+        rowBuf = Buffer.allocUnsafe(e - s)
+        await fh.read(rowBuf, 0, e - s, s)
+        base = s
+      }
+      const at = { file: sp.file, line: sp.lines[k], row: sp.raw[k], offset: s }
+      const d = decodeRow(rowBuf, s - base, e - base, ctx)
+      if (d.ok) out.push({ index: sp.indices[k], value: d.value, at })
+      else out.push({ index: sp.indices[k], value: {}, at, error: { code: d.code, message: d.message, stage: 'parse', severity: 'error', at } })
+    }
+  } finally {
+    if (buf) release(buf)
+    await fh.close()
+  }
+  return out
+}
