@@ -6,9 +6,11 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { ConformanceCase, ConformanceHost } from '../../shared/conformance'
+import type { PipelineCaseInput } from '../../shared/conformance/engine-case'
+import { jsonGet, jsonObject } from '../../shared/python/json'
 import {
   chatList,
-  decodeLabelDicts,
+  decodeInferCfg,
   isChatInferencer,
   preparePipeline,
   promptJson,
@@ -29,8 +31,26 @@ interface CaseError {
   stage: string
 }
 
+/** The model a harness case names: a wrapper with its keyword arguments, or a built-in profile under a harness. */
+interface CaseModel {
+  wrapper?: string
+  model_kwargs?: Record<string, unknown>
+  profile?: string
+  chat_template?: string
+  special_tokens_source?: string
+  special_tokens?: ModelProfile['special_tokens']
+  harness?: { model_kwargs?: Record<string, unknown> }
+}
+
+/** A harness case's input: an engine case's pipeline with the model it goes through. */
+interface HarnessCaseInput extends PipelineCaseInput {
+  model?: CaseModel
+}
+
+const caseInput = (c: ConformanceCase): HarnessCaseInput => (c.input ?? {}) as HarnessCaseInput
+
 /** The model config a golden case describes, as a user's config would hold it (path: the built-in profile). */
-function modelConfig(model: any, family: Family): Record<string, unknown> {
+function modelConfig(model: CaseModel, family: Family): Record<string, unknown> {
   const source =
     typeof model.special_tokens_source === 'string'
       ? model.special_tokens_source.replace(/^profile:/, '')
@@ -44,7 +64,7 @@ async function profileFor(
   family: Family,
   host: ConformanceHost
 ): Promise<ModelProfile | CaseError> {
-  const model = c.input.model ?? {}
+  const model = caseInput(c).model ?? {}
   // An empty folder to resolve relative paths against: `path` names a built-in profile, never a folder here.
   const baseDir = mkdtempSync(join(tmpdir(), 'promptloom-occ-'))
   try {
@@ -86,14 +106,14 @@ function caseError(m: ModelRender | undefined): CaseError | undefined {
 
 export async function runHarnessCase(c: ConformanceCase, host: ConformanceHost): Promise<unknown> {
   const family: Family = c.family === 'aisbench-chat' ? 'aisbench' : 'opencompass'
-  const input = c.input ?? {}
+  const input = caseInput(c)
   const profile = await profileFor(c, family, host)
   if ('error' in profile) return profile
   const ctx: ModelContext = { profile, counter: await tokenCounterForProfile(profile) }
   const pin: PipelineInput = {
     family,
     reader_cfg: input.reader_cfg ?? {},
-    infer_cfg: decodeLabelDicts(input.infer_cfg ?? {}),
+    infer_cfg: decodeInferCfg(input.infer_cfg),
     train: input.train ?? [],
     test: input.test ?? [],
     meta_template: null,
@@ -114,7 +134,7 @@ export async function runHarnessCase(c: ConformanceCase, host: ConformanceHost):
       index: i,
       chat: chatList(prepared, i, []),
       turns: (r.items ?? []).map((it) => {
-        const history = promptJson(it.prompt as any) as { role: string }[]
+        const history = promptJson(it.prompt) as { role: string }[]
         const t = it.models[0]?.harness
         const o: Record<string, unknown> = { turn: (it.turn ?? 1) - 1, history, ...traceItem(t) }
         // The goldens' fake model answers "<model output N>", N = the user messages it was given.
@@ -138,7 +158,7 @@ export async function runHarnessCase(c: ConformanceCase, host: ConformanceHost):
         items.push({
           index: i,
           label: it?.label,
-          prompt_list: it ? promptJson(it.prompt as any) : null,
+          prompt_list: it ? promptJson(it.prompt) : null,
           ...traceItem(m?.harness)
         })
       }
@@ -158,7 +178,7 @@ export async function runHarnessCase(c: ConformanceCase, host: ConformanceHost):
     if (ce) return ce
     items.push({
       index: i,
-      prompt_list: r.prompt === null ? null : promptJson(r.prompt as any),
+      prompt_list: r.prompt === null ? null : promptJson(r.prompt),
       ...traceItem(m?.harness)
     })
   }
@@ -171,7 +191,7 @@ export async function runHarnessCase(c: ConformanceCase, host: ConformanceHost):
  * it (profileUnderHarness), its dataset side a prepared OpenCompass pipeline, every row through renderPreparedRow.
  */
 export async function runLmEvalCase(c: ConformanceCase, host: ConformanceHost): Promise<unknown> {
-  const input = c.input ?? {}
+  const input = caseInput(c)
   const model = input.model ?? {}
   const lib = await loadProfileLibrary()
   let base = lib.profiles.find((p) => p.id === model.profile)
@@ -185,7 +205,7 @@ export async function runLmEvalCase(c: ConformanceCase, host: ConformanceHost): 
   const prepared = preparePipeline({
     family: 'opencompass',
     reader_cfg: input.reader_cfg ?? {},
-    infer_cfg: decodeLabelDicts(input.infer_cfg ?? {}),
+    infer_cfg: decodeInferCfg(input.infer_cfg),
     train: input.train ?? [],
     test: input.test ?? [],
     meta_template: null,
@@ -220,7 +240,7 @@ export async function runLmEvalCase(c: ConformanceCase, host: ConformanceHost): 
 }
 
 /** The built-in profile a case names, or — for one the library does not ship yet — a profile of the case's template. */
-async function caseProfile(model: any, host: ConformanceHost): Promise<ModelProfile | CaseError> {
+async function caseProfile(model: CaseModel, host: ConformanceHost): Promise<ModelProfile | CaseError> {
   const lib = await loadProfileLibrary()
   const source = host.loadChatTemplate(String(model.chat_template))
   let base = lib.profiles.find((p) => p.id === model.profile)
@@ -241,7 +261,7 @@ async function caseProfile(model: any, host: ConformanceHost): Promise<ModelProf
  * `--model ID@vlmevalkit,…` makes it, every row through renderPreparedRow. Image parts compare as {type: image}.
  */
 export async function runVlmevalCase(c: ConformanceCase, host: ConformanceHost): Promise<unknown> {
-  const input = c.input ?? {}
+  const input = caseInput(c)
   const model = input.model ?? {}
   const base = await caseProfile(model, host)
   if ('error' in base) return base
@@ -262,7 +282,10 @@ export async function runVlmevalCase(c: ConformanceCase, host: ConformanceHost):
   if ('code' in prepared) return { error: prepared.message, stage: prepared.stage }
   const imageless = (v: unknown): unknown =>
     Array.isArray(v)
-      ? v.map((m: any) => ({ role: m.role, content: Array.isArray(m.content) ? m.content.map((p: any) => (p?.type === 'image' ? { type: 'image' } : p)) : m.content }))
+      ? v.map((m) => {
+          const { role, content } = jsonObject(m)
+          return { role, content: Array.isArray(content) ? content.map((p) => (jsonGet(p, 'type') === 'image' ? { type: 'image' } : p)) : content }
+        })
       : v
   const items = prepared.test.map((_, i) => {
     const t = renderPreparedRow(prepared, i, i, [ctx], false).models[0]?.harness

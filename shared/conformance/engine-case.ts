@@ -1,12 +1,12 @@
 // Shared conformance runner for the 'opencompass' and 'aisbench' families: feeds a golden case to the
 // engine and shapes the result like the case's `expected`.
-import { applyMetaTemplate, renderAll } from '../engine'
+import { applyMetaTemplate, decodeInferCfg, renderAll } from '../engine'
 import { parsedJson } from '../engine/messages'
 import { aisMessages, chatMessages, openAiMessages } from '../engine/messages'
-import { decodeLabelDicts, toPlainJson } from '../python/json'
+import { toPlainJson } from '../python/json'
 import { promptJson, toItem } from '../engine/prompt-list'
 import { sLit } from '../engine/spanned'
-import type { Family, ModelInput, PipelineInput, Prompt, RenderedItem } from '../engine/types'
+import type { Family, Mode, ModelInput, ParserKind, PipelineInput, Prompt, RenderedItem, Row } from '../engine/types'
 import type { ConformanceCase } from './types'
 
 function modelInputJson(m: ModelInput | undefined): unknown {
@@ -31,7 +31,31 @@ function messagesOut(family: Family, json: unknown): Record<string, unknown> {
   return family === 'aisbench' ? { messages: wrap(aisMessages) } : { openai_messages: wrap(openAiMessages), chat_messages: wrap(chatMessages) }
 }
 
-function runParseCase(family: Family, input: any): unknown {
+/** An opencompass/aisbench case's input as the golden generator writes it: a pipeline, or (kind 'parse') a PromptList. */
+export type EngineCaseInput = PipelineCaseInput | ParseCaseInput
+
+export interface ParseCaseInput {
+  kind: 'parse'
+  prompt_list: unknown
+  meta_template: unknown
+  parser: ParserKind
+  mode: Mode
+}
+
+export interface PipelineCaseInput {
+  kind?: undefined
+  reader_cfg?: PipelineInput['reader_cfg']
+  infer_cfg?: unknown
+  train?: Row[]
+  test?: Row[]
+  meta_template?: unknown
+  parser?: ParserKind
+  mode?: Mode
+  max_seq_len?: number | null
+  model_outputs?: string[][]
+}
+
+function runParseCase(family: Family, input: ParseCaseInput): unknown {
   const pl = input.prompt_list
   const prompt: Prompt = typeof pl === 'string' ? sLit(pl, { kind: 'template', path: 'prompt_list' }) : (pl as unknown[]).map((x, i) => toItem(x, `prompt_list[${i}]`))
   const r = applyMetaTemplate(prompt, input.meta_template, { parser: input.parser, mode: input.mode, family, row: 0 })
@@ -65,13 +89,12 @@ function itemOut(it: RenderedItem, family: Family, parser: string, mode: string,
   return o
 }
 
-export function runEngineCase(c: ConformanceCase, family: Family): unknown {
-  const input = c.input ?? {}
-  if (input.kind === 'parse') return toPlainJson(runParseCase(family, input))
-  const pin: PipelineInput = {
+/** The pipeline a case describes, with upstream's defaults for what it leaves out. */
+export function casePipelineInput(family: Family, input: PipelineCaseInput): PipelineInput {
+  return {
     family,
     reader_cfg: input.reader_cfg ?? {},
-    infer_cfg: decodeLabelDicts(input.infer_cfg ?? {}),
+    infer_cfg: decodeInferCfg(input.infer_cfg),
     train: input.train ?? [],
     test: input.test ?? [],
     meta_template: input.meta_template ?? null,
@@ -80,6 +103,12 @@ export function runEngineCase(c: ConformanceCase, family: Family): unknown {
     max_seq_len: input.max_seq_len,
     model_outputs: input.model_outputs
   }
+}
+
+export function runEngineCase(c: ConformanceCase, family: Family): unknown {
+  const input = (c.input ?? {}) as EngineCaseInput
+  if (input.kind === 'parse') return toPlainJson(runParseCase(family, input))
+  const pin = casePipelineInput(family, input)
   const res = renderAll(pin)
   if (res.error) return errorOut(res.error.message, res.error.stage)
   const p = res.prepared!

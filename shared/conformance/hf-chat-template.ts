@@ -4,8 +4,21 @@ import { compileChatTemplate, renderChatTemplate } from '../formats/hf'
 import { processorMessages } from '../models/multimodal'
 import type { ConformanceRunner } from './types'
 
+/** A case's input: the template's file name and apply_chat_template's arguments. */
+interface HfCaseInput {
+  template?: string
+  processor?: boolean
+  messages?: Array<Record<string, unknown>>
+  tools?: unknown[] | null
+  documents?: unknown[] | null
+  add_generation_prompt?: boolean
+  continue_final_message?: boolean
+  extra?: Record<string, unknown>
+  now?: string
+}
+
 export const runHfChatTemplateCase: ConformanceRunner = (c, host) => {
-  const input = c.input ?? {}
+  const input = (c.input ?? {}) as HfCaseInput
   const source = host.loadChatTemplate(String(input.template))
   if (source === undefined) return { error: `chat template not found: ${input.template}`, error_type: 'FileNotFoundError' }
   const compiled = compileChatTemplate(source)

@@ -9,24 +9,36 @@ import {
   renderLazyllm,
   type ModelConfigs,
   type PrompterCall,
-  type PrompterInit
+  type PrompterInit,
+  type LegacyPrompterOptions,
+  type PyValue
 } from '../formats/lazyllm'
+
+/** The constructor arguments the golden recorded; which of them are there depends on the class. */
+interface CaseInit {
+  template_name?: string
+  prompt?: LegacyPrompterOptions
+  template?: string
+  instruction_template?: string
+  split?: string | null
+  [k: string]: unknown
+}
 
 interface LazyllmCaseInput {
   class: 'AlpacaPrompter' | 'ChatPrompter' | 'EmptyPrompter' | 'PrompterBase' | 'Prompter'
-  init: Record<string, any>
+  init: CaseInit
   model_configs?: ModelConfigs
   env?: { disable_system_prompt?: boolean }
-  call: PrompterCall & Record<string, any>
+  call: PrompterCall & Record<string, unknown>
 }
 
-function legacyCase(init: Record<string, any>): LegacyPrompter | string {
+function legacyCase(init: CaseInit): LegacyPrompter | string {
   // `constructor` is a key of the case data here, not Object.prototype.constructor.
   const ctor: unknown = Object.prototype.hasOwnProperty.call(init, 'constructor') ? init['constructor'] : undefined
   if (ctor === 'from_template')
-    return LegacyPrompter.fromTemplate(init.template_name) ?? `KeyError: '${init.template_name}'`
+    return LegacyPrompter.fromTemplate(init.template_name as string) ?? `KeyError: '${init.template_name}'`
   if (ctor === 'from_dict') return new LegacyPrompter(init.prompt)
-  return new LegacyPrompter(init)
+  return new LegacyPrompter(init as LegacyPrompterOptions)
 }
 
 export const runLazyllmCase: ConformanceRunner = (c: ConformanceCase) => {
@@ -63,7 +75,7 @@ export const runLazyllmCase: ConformanceRunner = (c: ConformanceCase) => {
     })
     return { result: out.ok ? out.result : null }
   }
-  const prompter = new CustomPrompter(input.init.template, input.init.instruction_template, input.init.split ?? null)
+  const prompter = new CustomPrompter(input.init.template as string, input.init.instruction_template as string, input.init.split ?? null)
   if (input.model_configs) {
     const err = prompter.setModelConfigs(input.model_configs)
     if (err) return { error: err.message }
@@ -73,8 +85,8 @@ export const runLazyllmCase: ConformanceRunner = (c: ConformanceCase) => {
     return out.ok ? { result: out.result } : { error: out.error.message }
   }
   const out = prompter.generatePrompt(fromJsonValue(call.input ?? null), {
-    history: fromJsonValue(call.history ?? null) as any,
-    tools: fromJsonValue(call.tools ?? null) as any,
+    history: fromJsonValue(call.history ?? null) as PyValue[] | null,
+    tools: fromJsonValue(call.tools ?? null) as PyValue[] | null,
     label: call.label ?? null,
     returnDict: call.return_dict ?? false,
     format: call.format ?? null

@@ -3,8 +3,9 @@
 export interface ConformanceCase {
   id: string
   family: string
-  input: any
-  expected: any
+  /** Each family's runner reads it as its own input shape (EngineCaseInput, HfCaseInput, …). */
+  input: unknown
+  expected: unknown
   [key: string]: unknown
 }
 

@@ -15,7 +15,7 @@ export interface RoleState {
 }
 
 export interface MetaInfo {
-  meta: Record<string, any> | unknown[]
+  meta: Record<string, unknown> | unknown[]
   /** A list meta template (OC API parser only): role/content messages merged by position. */
   isList: boolean
   round: unknown[]
@@ -92,7 +92,7 @@ export function buildMeta(meta: unknown, parser: ParserKind, family: Family): Me
     if (parser === 'api' && family === 'opencompass') return { meta, isList: true, round: [], roles: new Map(), family, parser, roundIndex: new Map(), memo: new Map() }
     throw metaErr(family, ['AssertionError', 'round is required in meta template'], 'MODEL-PARAM-004', 'round is required in meta template')
   }
-  const m = meta as Record<string, any>
+  const m = meta as Record<string, unknown>
   if (!('round' in m)) throw metaErr(family, ['AssertionError', 'round is required in meta template'], 'MODEL-PARAM-004', 'round is required in meta template')
   if (!Array.isArray(m.round)) throw metaErr(family, ['AssertionError', ''], 'MODEL-TYPE-004', 'round must be a list in meta template')
   const keys = ['round']

@@ -285,7 +285,7 @@ export function parseLm(p: Prompt, info: MetaInfo | null, o: ParseOpts): Parsed 
   checkMode(o)
   if (!isPromptList(p)) return { kind: 'text', s: p }
   if (!info) return joinPlain(p, o, false)
-  const metaBegin = info.meta && !Array.isArray(info.meta) ? (info.meta as Record<string, any>) : {}
+  const metaBegin = info.meta && !Array.isArray(info.meta) ? (info.meta as Record<string, unknown>) : {}
   const lw = new LmWalk(info, o)
   const generate = walk(p, info, o, lw)
   const parts = lw.parts

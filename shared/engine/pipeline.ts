@@ -7,7 +7,7 @@ import { buildMeta, type MetaInfo } from './meta-template'
 import { parseApi, parseLm, parsedText, type Parsed } from './parser'
 import type { FormatArgs } from './format-plan'
 import { perItem, promptJson, strItem } from './prompt-list'
-import { pyKeyEq, pyRepr, pyStr, pyTruthy } from '../python/json'
+import { decodeLabelDicts, jsonObject, pyKeyEq, pyRepr, pyStr, pyTruthy } from '../python/json'
 import { olympiadEntry } from './olympiad'
 import { pySetOrder } from './py-set-order'
 import { retrieveIndices } from './retrievers'
@@ -122,6 +122,14 @@ function retrieverDefaults(type: string, family: Family): [string, string] {
   return ['\n', '\n']
 }
 
+/**
+ * An infer_cfg as JSON holds it, ready for the engine: templates keyed by int/bool labels ({0: '…', 1: '…'}) arrive
+ * as {"__label_dict__": …} and become LabelDicts with typed keys. Its own keys are strs, so it stays a dict.
+ */
+export function decodeInferCfg(cfg: unknown): Record<string, unknown> {
+  return jsonObject(decodeLabelDicts(cfg ?? {}))
+}
+
 function fail(e: unknown, stage: Stage): EngineError {
   return toEngineError(e, stage)
 }
@@ -139,18 +147,20 @@ export function preparePipeline(input: PipelineInput): Prepared | EngineError {
     const test = applyRange(input.test ?? [], rc.test_range, 'test_range')
     const meta = buildMeta(input.meta_template ?? null, input.parser, family)
     const cfg = input.infer_cfg ?? {}
-    const rcfg = cfg.retriever ?? { type: 'ZeroRetriever' }
+    const rcfg = jsonObject(cfg.retriever ?? { type: 'ZeroRetriever' })
     let iceTemplate: BuiltTemplate | null = null
     let promptTemplate: BuiltTemplate | null = null
-    if (cfg.ice_template) iceTemplate = buildTemplate(cfg.ice_template, 'ice_template', family)
-    if (cfg.prompt_template) promptTemplate = buildTemplate(cfg.prompt_template, 'prompt_template', family)
+    if (cfg.ice_template) iceTemplate = buildTemplate(jsonObject(cfg.ice_template), 'ice_template', family)
+    if (cfg.prompt_template) promptTemplate = buildTemplate(jsonObject(cfg.prompt_template), 'prompt_template', family)
     const [defSep, defEos] = retrieverDefaults(String(rcfg.type), family)
-    const iceSeparator = rcfg.type === 'ZeroRetriever' && family === 'opencompass' ? '' : (rcfg.ice_separator ?? defSep)
-    const iceEos = rcfg.ice_eos_token ?? defEos
-    const inf = cfg.inferencer ?? { type: 'GenInferencer' }
+    // The retriever's and inferencer's constructors take these str arguments unchecked (by annotation only).
+    const iceSeparator = rcfg.type === 'ZeroRetriever' && family === 'opencompass' ? '' : ((rcfg.ice_separator ?? defSep) as string)
+    const iceEos = (rcfg.ice_eos_token ?? defEos) as string
+    const inf = jsonObject(cfg.inferencer ?? { type: 'GenInferencer' })
     // CLP and SWCELoss call generate_prompt_for_generate_task without gen_field_replace_token: the output column is ''.
-    const inferencer = { type: String(inf.type), genToken: inf.type === 'CLPInferencer' || inf.type === 'SWCELossInferencer' ? '' : (inf.gen_field_replace_token ?? ''), inferMode: inf.infer_mode }
-    const retrieverCfg: Record<string, any> = { ...rcfg }
+    const genToken = inf.type === 'CLPInferencer' || inf.type === 'SWCELossInferencer' ? '' : ((inf.gen_field_replace_token ?? '') as string)
+    const inferencer = { type: String(inf.type), genToken, inferMode: inf.infer_mode as string | undefined }
+    const retrieverCfg: Record<string, unknown> = { ...rcfg }
     if (family === 'aisbench') {
       // AISBench passes the templates to the retriever constructor (tasks/openicl_infer.py).
       retrieverCfg.ice_template = cfg.ice_template ?? null
@@ -204,7 +214,7 @@ export function preparePipeline(input: PipelineInput): Prepared | EngineError {
  * CLPInferencer (opencompass/openicl/icl_inferencer/icl_clp_inferencer.py): its constructor asserts single_token,
  * and inference() refuses API models before it retrieves anything.
  */
-function clpBeforeRetrieve(inf: Record<string, any>, parser: ParserKind): void {
+function clpBeforeRetrieve(inf: Record<string, unknown>, parser: ParserKind): void {
   if ('single_token' in inf && !pyTruthy(inf.single_token)) throw new PyRaise('AssertionError', 'Only support single token choice currently.', 'inferencer', { path: 'inferencer.single_token' })
   const refused = clpRefusal(parser)
   if (refused) throw refused
@@ -239,7 +249,7 @@ function clpChoices(p: Prepared): void {
  * column. Then every row's tokens are concatenated and the loss is taken over sliding windows: the windows need
  * the model's tokenizer, so each row says so.
  */
-function swcePrepare(p: Prepared, inf: Record<string, any>): void {
+function swcePrepare(p: Prepared, inf: Record<string, unknown>): void {
   const refused = swceRefusal(p.parser)
   if (refused) throw refused
   if (p.outputColumn !== null) throw new PyRaise('AssertionError', 'SWCELossInferencer supports `output_column=None` only.', 'inferencer', { path: 'reader_cfg.output_column' })

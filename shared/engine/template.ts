@@ -75,7 +75,7 @@ export function dictGet(v: Record<string, unknown> | LabelDict, key: unknown, st
 }
 
 /** Builds a template from its config dict, raising what upstream's constructor raises. */
-export function buildTemplate(cfg: Record<string, any>, name: string, family: Family): BuiltTemplate {
+export function buildTemplate(cfg: Record<string, unknown>, name: string, family: Family): BuiltTemplate {
   const kind = String(cfg.type) as TemplateKind
   const stage = family === 'aisbench' ? 'retriever' : 'template'
   const at = { path: name }
@@ -102,14 +102,15 @@ export function buildTemplate(cfg: Record<string, any>, name: string, family: Fa
   if (typeof template !== 'string' && !isDict(template)) {
     throw familyRaise(family, ['AssertionError', ''], ['AISBenchValueError', 'ICLR-TYPE-001', `Prompt template must be a str or a dict, but got <class '${pyTypeName(template)}'>`], stage, at)
   }
-  for (const tk of ['ice_token', 'sep_token']) {
+  const tokenArg = (tk: 'ice_token' | 'sep_token'): string | null => {
     const v = cfg[tk]
     if (v !== undefined && v !== null && typeof v !== 'string') {
       throw new PyRaise('TypeError', `Expected an object in [None, 'str'] type, but got ${pyStr(v)}`, stage, { path: `${name}.${tk}` })
     }
+    return v ?? null
   }
-  const iceToken: string | null = cfg.ice_token ?? null
-  const sepToken: string | null = cfg.sep_token ?? null
+  const iceToken = tokenArg('ice_token')
+  const sepToken = tokenArg('sep_token')
   let promptType: 'meta' | 'origin' = 'origin'
   if (isDict(template)) {
     const keys = dictKeys(template)
@@ -129,7 +130,7 @@ export function buildTemplate(cfg: Record<string, any>, name: string, family: Fa
   return { kind, name, template, iceToken, sepToken, promptType, family, cache: new Map() }
 }
 
-function buildRaw(cfg: Record<string, any>, name: string, family: Family): BuiltTemplate {
+function buildRaw(cfg: Record<string, unknown>, name: string, family: Family): BuiltTemplate {
   const messages = cfg.messages
   const at = { path: `${name}.messages` }
   if (!Array.isArray(messages)) throw new PyRaise('ValueError', 'messages must be a list', 'template', at)
@@ -143,7 +144,9 @@ function buildRaw(cfg: Record<string, any>, name: string, family: Family): Built
     }
   })
   const formatVariables = cfg.format_variables === undefined ? true : pyTruthy(cfg.format_variables)
-  return { kind: 'RawPromptTemplate', name, template: messages, iceToken: cfg.ice_token ?? '</E>', sepToken: null, promptType: 'origin', family, cache: new Map(), formatVariables }
+  // RawPromptTemplate's constructor takes ice_token unchecked (a str by its annotation only).
+  const iceToken = (cfg.ice_token ?? '</E>') as string
+  return { kind: 'RawPromptTemplate', name, template: messages, iceToken, sepToken: null, promptType: 'origin', family, cache: new Map(), formatVariables }
 }
 
 /** PromptList `+=` of a config value: falsy ignored, str appended, list (or dict keys) extended. */
@@ -414,7 +417,7 @@ export function mmItem(t: BuiltTemplate, entry: Row, entries: FormatInput, ctx: 
 
 /** How to make one kind of part: the prompt_mm entry, and the field to fill split once at its placeholder. */
 interface PartPlan {
-  part: Record<string, any>
+  part: Record<string, unknown>
   /** The url dict holding the field (image_url: {url}), or null when the field is on the part itself. */
   nested: string | null
   field: string
@@ -426,16 +429,18 @@ interface PartPlan {
 const PART_PLANS = new WeakMap<object, Array<PartPlan | undefined>>()
 
 /** The plan for tag `k` of MM_TAGS (made once per prompt_mm dict and tag). */
-function partPlan(pm: Record<string, any>, k: number): PartPlan {
+function partPlan(pm: Record<string, unknown>, k: number): PartPlan {
   let plans = PART_PLANS.get(pm)
   if (!plans) PART_PLANS.set(pm, (plans = []))
   let plan = plans[k]
-  if (!plan) {
+  if (plan === undefined) {
     const [, key, urlKey] = MM_TAGS[k]
-    const part = pm[key]
+    // format_mm indexes the part as a dict (mm['image']['image_url']['url']); a prompt_mm entry is one.
+    const part = pm[key] as Record<string, unknown>
+    const nested = part?.[urlKey]
     if (key === 'text') plan = { part, nested: null, field: 'text', pieces: pyStr(part?.text).split('{question}'), flat: false }
-    else if (part?.[urlKey] && typeof part[urlKey] === 'object') plan = { part, nested: urlKey, field: 'url', pieces: pyStr(part[urlKey].url).split(`{${key}}`), flat: false }
-    else plan = { part, nested: null, field: urlKey, pieces: pyStr(part?.[urlKey]).split(`{${key}}`), flat: false }
+    else if (nested && typeof nested === 'object') plan = { part, nested: urlKey, field: 'url', pieces: pyStr((nested as Record<string, unknown>).url).split(`{${key}}`), flat: false }
+    else plan = { part, nested: null, field: urlKey, pieces: pyStr(nested).split(`{${key}}`), flat: false }
     plan.flat = isFlatPart(part, plan.nested)
     plans[k] = plan
   }
@@ -497,8 +502,9 @@ function fill(pieces: string[], value: string): string {
  */
 function makePart(plan: PartPlan, value: string): unknown {
   if (plan.nested !== null) {
-    const nest = plan.flat ? { ...plan.part[plan.nested] } : deepCopy(plan.part[plan.nested])
-    nest!.url = fill(plan.pieces, value)
+    const inner = plan.part[plan.nested] as Record<string, unknown>
+    const nest = plan.flat ? { ...inner } : deepCopy(inner)
+    nest.url = fill(plan.pieces, value)
     const part = plan.flat ? { ...plan.part } : deepCopy(plan.part)
     part[plan.nested] = nest
     return part
@@ -511,7 +517,7 @@ function makePart(plan: PartPlan, value: string): unknown {
 const CONTENT_SEP = '<AIS_CONTENT_TAG>'
 
 /** The plan for tag `k`, after the check that the template has that kind of part (KeyError otherwise). */
-function checkedPlan(t: BuiltTemplate, pm: Record<string, any>, k: number, row: number | undefined): PartPlan {
+function checkedPlan(t: BuiltTemplate, pm: Record<string, unknown>, k: number, row: number | undefined): PartPlan {
   const key = MM_TAGS[k][1]
   if (!pm || typeof pm !== 'object' || !(key in pm)) throw new PyRaise('KeyError', pyRepr(key), 'prompt', { row, path: `${t.name}.template.round.prompt_mm` })
   return partPlan(pm, k)
@@ -522,7 +528,7 @@ function checkedPlan(t: BuiltTemplate, pm: Record<string, any>, k: number, row: 
  * position: only the value after a tag is cut out, and a prompt_mm dict's plans are looked up, checked once.
  */
 function mmDict(t: BuiltTemplate, item: Record<string, unknown>, entry: Row, ctx: FormatCtx): Record<string, unknown> {
-  const pm = item.prompt_mm as Record<string, any>
+  const pm = item.prompt_mm as Record<string, unknown>
   if (!('content' in entry)) throw new PyRaise('KeyError', "'content'", 'prompt', { row: ctx.row, field: 'content' })
   const parts: unknown[] = []
   const content = pyStr(entry.content)

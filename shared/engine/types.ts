@@ -11,7 +11,7 @@ export type Row = Record<string, unknown>
 export interface PipelineInput {
   family: Family
   reader_cfg: { input_columns?: string[] | string; output_column?: string | null; train_range?: unknown; test_range?: unknown; [k: string]: unknown }
-  infer_cfg: Record<string, any>
+  infer_cfg: Record<string, unknown>
   train?: Row[]
   test: Row[]
   meta_template?: unknown

@@ -18,7 +18,8 @@ async function customRows(path: string, io: LoaderIO): Promise<Record<string, un
   if (path.endsWith('.jsonl')) {
     return pyLines(text).map((line) => {
       try {
-        return parsePyJson(line)
+        // A JSONL line of CustomDataset is a dict (upstream indexes each row by column).
+        return parsePyJson(line) as Record<string, unknown>
       } catch {
         throw new PyError('JSONDecodeError', line.trim() === '' ? 'Expecting value: line 1 column 1 (char 0)' : 'Expecting value')
       }

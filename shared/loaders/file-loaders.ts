@@ -15,7 +15,7 @@ const plain = (rows: Record<string, unknown>[]): LoaderResult => ({
   imageRoot: null
 })
 
-function jsonLoad(text: string): any {
+function jsonLoad(text: string): unknown {
   try {
     return parsePyJson(text)
   } catch (e) {
@@ -34,12 +34,13 @@ export async function loadTextVQA(kwargs: Record<string, unknown>, io: LoaderIO)
   const gtPath = pjoin(prefix, parts[parts.length - 1].split('.')[0] + '_annotations.json')
   const gt = new Map<string, unknown>()
   const key = (v: unknown): string => `${typeof v}:${String(v)}`
-  const ann = jsonLoad(await io.readText(gtPath))
+  // The shapes TextVQA's files have (upstream indexes them without checks, as the loops below do).
+  const ann = jsonLoad(await io.readText(gtPath)) as { annotations: Array<{ question_id?: unknown; answers?: unknown }> }
   if (!hasKey(ann, 'annotations')) throw keyError('annotations')
   for (const item of ann.annotations) gt.set(key(item.question_id ?? null), item.answers ?? null)
   const out: Record<string, unknown>[] = []
   for (const l of pyLines(await io.readText(path))) {
-    const line = jsonLoadsLine(l)
+    const line = jsonLoadsLine(l) as Record<string, unknown> & { image: string; question: string }
     const k = key(line.question_id)
     if (!('question_id' in line) || !gt.has(k)) throw new PyError('ValueError', 'Please check your dataset!')
     line.answer = gt.get(k)
@@ -93,10 +94,11 @@ export async function loadVideoBench(kwargs: Record<string, unknown>, io: Loader
   const ansPath = path + '/answer/ANSWER.json'
   if (!(await io.exists(ansPath)))
     throw new PyError('FileNotFoundError', 'Cannot find answer file, Please check your datasets!')
-  const answers = jsonLoad(await io.readText(ansPath))
+  // The shapes Video-Bench's files have; a row that differs is the ValueError below, as upstream's except makes it.
+  const answers = jsonLoad(await io.readText(ansPath)) as Record<string, Record<string, unknown>>
   const out: Record<string, unknown>[] = []
   for (const sub of await globSuffix(path.replace(/\/+$/, ''), 'new.json', io)) {
-    const data = jsonLoad(await io.readText(sub))
+    const data = jsonLoad(await io.readText(sub)) as Record<string, { vid_path: string; choices: unknown; question: unknown; video_id: unknown }>
     for (const key of Object.keys(data)) {
       try {
         const d = data[key]
@@ -143,7 +145,8 @@ export async function loadVideoBench(kwargs: Record<string, unknown>, io: Loader
 
 export async function loadOmniDocBench(kwargs: Record<string, unknown>, io: LoaderIO): Promise<LoaderResult> {
   const path = await getDataPath(String(kwargs.path), io)
-  const data = jsonLoad(await io.readText(path))
+  // OmniDocBench's file: a list of page dicts, each with page_info.image_path (upstream does not check either).
+  const data = jsonLoad(await io.readText(path)) as Array<Record<string, unknown> & { page_info: { image_path: unknown } }>
   const out: Record<string, unknown>[] = []
   for (const item of data) {
     item.answer = { ...item }

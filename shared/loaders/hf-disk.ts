@@ -7,6 +7,7 @@ import { ArrowStreamReader } from '../formats/arrow-ipc'
 import type { LoaderIO } from './io'
 import { pjoin } from './io'
 import { PyError, PyFloat } from './py'
+import { jsonGet } from '../python/json'
 
 /** A decoded `datasets` Image cell (a PIL.Image in upstream's rows): the stored struct, decoded on demand. */
 export class PilImage {
@@ -25,17 +26,18 @@ export interface DiskDataset {
 
 /** `_data_files` of a state.json, in order. */
 export function stateDataFiles(stateJson: string): string[] {
-  let j: any
+  let j: unknown
   try {
     j = JSON.parse(stateJson)
   } catch {
     throw new PyError('JSONDecodeError', 'state.json is not valid JSON')
   }
-  const files = j?._data_files
+  const files = jsonGet(j, '_data_files')
   if (!Array.isArray(files)) throw new PyError('KeyError', "'_data_files'")
-  return files.map((f: any) => {
-    if (!f || typeof f.filename !== 'string') throw new PyError('KeyError', "'filename'")
-    return f.filename as string
+  return files.map((f: unknown) => {
+    const name = jsonGet(f, 'filename')
+    if (typeof name !== 'string') throw new PyError('KeyError', "'filename'")
+    return name
   })
 }
 

@@ -68,7 +68,7 @@ async function loadRecords(
         const text = await io.readText(f)
         const t = text.trimStart()
         if (t.startsWith('[')) rows.push(...(parsePyJson(t) as Record<string, unknown>[]))
-        else for (const l of pyLines(text)) if (l.trim()) rows.push(jsonLoadsLine(l))
+        else for (const l of pyLines(text)) if (l.trim()) rows.push(jsonLoadsLine(l) as Record<string, unknown>)
       }
       // Arrow gives every record every column (missing → None).
       const keys: string[] = []
@@ -122,10 +122,11 @@ async function dumpImage(
   for (const key of ['image', 'decoded_image']) {
     const c = record[key]
     if (c === null || c === undefined) continue
-    if (images.has(key) && typeof c === 'object' && !Array.isArray(c) && (c as any).bytes instanceof Uint8Array) {
+    const bytes = typeof c === 'object' && !Array.isArray(c) ? (c as { bytes?: unknown }).bytes : undefined
+    if (images.has(key) && bytes instanceof Uint8Array) {
       // A decoded Image feature: Image.save(<id>.png).
       const out = outputPath(record, index, imageRoot)
-      await io.saveImage((c as any).bytes, out)
+      await io.saveImage(bytes, out)
       return out
     }
     if (c instanceof Uint8Array) {

@@ -25,7 +25,7 @@ export function pyLines(text: string): string[] {
 }
 
 /** json.loads(line.strip()) with Python's message for an empty or broken line. */
-export function jsonLoadsLine(line: string): any {
+export function jsonLoadsLine(line: string): unknown {
   const s = line.trim()
   try {
     return parsePyJson(s)
@@ -55,15 +55,16 @@ export async function loadMMCustom(kwargs: Record<string, unknown>, io: LoaderIO
       typeof o !== 'object' ||
       !('type' in o) ||
       !('path' in o) ||
-      !['image', 'video', 'audio'].includes(o.type)
+      !['image', 'video', 'audio'].includes(o.type as string)
     )
       throw invalid(path)
   }
   const out: Record<string, unknown>[] = []
   for (const l of lines) {
-    const line = jsonLoadsLine(l)
+    // Checked above: a dict with a media `type` and a `path` (a list of files, by the format).
+    const line = jsonLoadsLine(l) as Record<string, unknown> & { type: string; path: unknown[] }
     let content = ''
-    const kind = line.type as string
+    const kind = line.type
     if (mmType === 'path') {
       for (const p of line.path) content += TAG[kind] + p + AIS_CONTENT_TAG
     } else if (mmType === 'base64') {

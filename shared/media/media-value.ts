@@ -14,6 +14,7 @@
 //    media cache (<project>/.promptloom/media/…), never beside the source files.
 // Base64 is never prompt text: readers and the default template leave media columns out of the text, and the UI
 // shows media values as media.
+import { jsonGet } from '../python/json'
 
 export type MediaKind = 'image' | 'audio' | 'video'
 
@@ -75,22 +76,22 @@ export function isHfMediaStruct(v: unknown): v is { bytes: BytesValue | null; pa
 export function hfFeatureKinds(metadataJson: string | undefined): Map<string, MediaKind> {
   const out = new Map<string, MediaKind>()
   if (!metadataJson) return out
-  let j: any
+  let j: unknown
   try {
     j = JSON.parse(metadataJson)
   } catch {
     return out
   }
-  const features = j?.info?.features ?? j?.dataset_info?.features
+  const features = jsonGet(j, 'info', 'features') ?? jsonGet(j, 'dataset_info', 'features')
   if (!features || typeof features !== 'object') return out
-  const kindOf = (f: any): MediaKind | null => {
+  const kindOf = (f: unknown): MediaKind | null => {
     if (!f || typeof f !== 'object') return null
     if (Array.isArray(f)) return kindOf(f[0])
-    const t = f._type
+    const t = jsonGet(f, '_type')
     if (t === 'Image') return 'image'
     if (t === 'Audio') return 'audio'
     if (t === 'Video') return 'video'
-    if (t === 'Sequence' || t === 'List' || t === 'LargeList') return kindOf(f.feature)
+    if (t === 'Sequence' || t === 'List' || t === 'LargeList') return kindOf(jsonGet(f, 'feature'))
     return null
   }
   for (const [name, f] of Object.entries(features)) {

@@ -50,7 +50,7 @@ export class LabelDict {
  * JSON.parse as Python's json.loads types numbers: integral floats become PyFloat, ints beyond 2**53 bigint and
  * `-0` the int 0 (needs the reviver source text, Node ≥ 21).
  */
-export function parsePyJson(text: string): any {
+export function parsePyJson(text: string): unknown {
   return JSON.parse(text, function (this: unknown, _key: string, value: unknown, context?: { source?: string }) {
     if (typeof value === 'number' && context?.source !== undefined) {
       const src = context.source
@@ -59,11 +59,26 @@ export function parsePyJson(text: string): any {
       if (Object.is(value, -0)) return 0
     }
     return value
-  } as any)
+  })
+}
+
+// No prototype: `constructor` or `toString` read from it are missing too.
+const NO_KEYS: Record<string, unknown> = Object.freeze(Object.create(null))
+
+/** A parsed JSON value read as a dict: itself when it is an object, else an empty one (every key reads as missing). */
+export function jsonObject(v: unknown): Record<string, unknown> {
+  return v !== null && typeof v === 'object' ? (v as Record<string, unknown>) : NO_KEYS
+}
+
+/** `v?.[k1]?.[k2]…` on a parsed JSON value: undefined where a step is not an object or lacks the key. */
+export function jsonGet(v: unknown, ...path: string[]): unknown {
+  let cur = v
+  for (const k of path) cur = jsonObject(cur)[k]
+  return cur
 }
 
 /** Replaces {"__label_dict__": [[k, v], …]} anywhere in a config by LabelDict. */
-export function decodeLabelDicts(v: unknown): any {
+export function decodeLabelDicts(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(decodeLabelDicts)
   if (v && typeof v === 'object' && !(v instanceof PyFloat) && !(v instanceof LabelDict)) {
     const o = v as Record<string, unknown>

@@ -15,15 +15,21 @@ import { completeCustomDataset } from './custom-datasets'
 const failure = (e: unknown, key = 'error'): Record<string, string> =>
   e instanceof PyError ? { [key]: `${e.pyClass}: ${e.message}`, error_type: e.pyClass } : { [key]: e instanceof Error ? e.message : String(e) }
 
+/** An opencompass-custom case: the files of upstream's working directory and the dataset entry a config holds. */
+interface CustomDatasetCaseInput {
+  files?: Record<string, string>
+  entry: Record<string, Json>
+}
+
 export async function runCustomDatasetCase(c: ConformanceCase): Promise<unknown> {
-  const input = c.input ?? {}
+  const input = c.input as CustomDatasetCaseInput
   const root = await mkdtemp(path.join(tmpdir(), 'plcustom'))
   try {
-    for (const [rel, text] of Object.entries(input.files ?? {}) as Array<[string, string]>) {
+    for (const [rel, text] of Object.entries(input.files ?? {})) {
       await mkdir(path.dirname(path.join(root, rel)), { recursive: true })
       await writeFile(path.join(root, rel), text)
     }
-    const entry = input.entry as Record<string, Json>
+    const entry = input.entry
     const configFile = path.join(root, 'config.py')
     const dataFile = path.resolve(root, String(entry.path))
     const written: DatasetConfig = { variable: 'datasets', index: 0, reader_cfg: {}, infer_cfg: {}, raw: entry }

@@ -6,7 +6,7 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { sharp } from '../media/sharp'
-import { runEngineCase } from '../../../shared/conformance/engine-case'
+import { runEngineCase, type PipelineCaseInput } from '../../../shared/conformance/engine-case'
 import type { ConformanceCase } from '../../../shared/conformance/types'
 import { PyFloat } from '../../../shared/python/json'
 import { PyError, checkReaderColumns, loaderFor, type LoaderResult } from '../../../shared/loaders'
@@ -104,8 +104,19 @@ async function fileInfo(file: string): Promise<Record<string, unknown>> {
   }
 }
 
+/** An aisbench-loader case: the dataset's files, the loader and its arguments, and the pipeline its rows go through. */
+interface LoaderCaseInput {
+  dataset_type?: string
+  files?: Record<string, { text?: string; base64?: string }>
+  load_kwargs?: Record<string, unknown>
+  reader_cfg?: PipelineCaseInput['reader_cfg']
+  infer_cfg?: unknown
+  meta_template?: unknown
+  parser?: PipelineCaseInput['parser']
+}
+
 export async function runLoaderCase(c: ConformanceCase): Promise<unknown> {
-  const input = c.input ?? {}
+  const input = (c.input ?? {}) as LoaderCaseInput
   const loader = loaderFor(input.dataset_type)
   if (!loader)
     return { error: `NotReproduced: PromptLoom does not reproduce ${input.dataset_type}.load()`, stage: 'load' }
@@ -114,7 +125,7 @@ export async function runLoaderCase(c: ConformanceCase): Promise<unknown> {
   const cacheDir = path.join(base, 'cache')
   try {
     const sub = (s: string): string => s.split('{DATA_ROOT}').join(dataRoot)
-    for (const [rel, f] of Object.entries(input.files ?? {}) as Array<[string, { text?: string; base64?: string }]>) {
+    for (const [rel, f] of Object.entries(input.files ?? {})) {
       const p = path.join(dataRoot, rel)
       await mkdir(path.dirname(p), { recursive: true })
       await writeFile(p, f.text !== undefined ? sub(f.text) : Buffer.from(f.base64 ?? '', 'base64'))

@@ -4,6 +4,7 @@
 // and render through MMPromptTemplate with the media in place.
 import { open } from 'node:fs/promises'
 import type { DatasetConfig } from '../../../shared/config/import'
+import { jsonObject } from '../../../shared/python/json'
 
 const MM_TYPES = new Set(['image', 'video', 'audio'])
 
@@ -20,20 +21,14 @@ export async function looksLikeMmCustom(file: string): Promise<boolean> {
     let seen = 0
     for (const l of lines) {
       if (!l.trim()) continue
-      let o: any
+      let o: unknown
       try {
         o = JSON.parse(l)
       } catch {
         return false
       }
-      if (
-        !o ||
-        typeof o !== 'object' ||
-        !MM_TYPES.has(o.type) ||
-        !Array.isArray(o.path) ||
-        typeof o.question !== 'string'
-      )
-        return false
+      const line = jsonObject(o)
+      if (typeof line.type !== 'string' || !MM_TYPES.has(line.type) || !Array.isArray(line.path) || typeof line.question !== 'string') return false
       seen++
     }
     return seen > 0

@@ -5,6 +5,7 @@
 import { readFile, stat } from 'node:fs/promises'
 import { basename, dirname, join, resolve } from 'node:path'
 import { parseProfile, type ModelProfile, type ProfileError } from '../../../shared/models/profile'
+import { jsonGet, jsonObject } from '../../../shared/python/json'
 
 export interface ImportWarning {
   code: string
@@ -18,7 +19,7 @@ const SPECIAL_TOKEN_KEYS = ['bos_token', 'eos_token', 'unk_token', 'sep_token', 
 const CONTEXT_KEYS = ['max_position_embeddings', 'n_positions', 'max_sequence_length', 'seq_length', 'n_ctx', 'max_seq_len'] as const
 const DEFAULT_CONTEXT = 4096
 
-async function readJson(path: string): Promise<{ ok: true; value: any } | { ok: false; missing: boolean; message: string }> {
+async function readJson(path: string): Promise<{ ok: true; value: unknown } | { ok: false; missing: boolean; message: string }> {
   let text: string
   try {
     text = await readFile(path, 'utf8')
@@ -84,13 +85,15 @@ function slug(name: string): string {
 }
 
 /** Whether tokenizer.json's post-processor puts BOS in front of every encoding (Llama-style TemplateProcessing). */
-function postProcessorAddsBos(tokenizerJson: any, bos: string | undefined): boolean | undefined {
-  const pp = tokenizerJson?.post_processor
+function postProcessorAddsBos(tokenizerJson: unknown, bos: string | undefined): boolean | undefined {
+  const pp = jsonGet(tokenizerJson, 'post_processor')
   if (!pp || !bos) return undefined
-  const procs = pp.type === 'Sequence' ? pp.processors ?? [] : [pp]
-  for (const p of procs) {
-    if (p?.type === 'TemplateProcessing' && Array.isArray(p.single)) return p.single.some((s: any) => s?.SpecialToken?.id === bos)
-    if (p?.type === 'BertProcessing' || p?.type === 'RobertaProcessing') return true
+  const procs = jsonGet(pp, 'type') === 'Sequence' ? (jsonGet(pp, 'processors') ?? []) : [pp]
+  for (const p of procs as unknown[]) {
+    const type = jsonGet(p, 'type')
+    const single = jsonGet(p, 'single')
+    if (type === 'TemplateProcessing' && Array.isArray(single)) return single.some((s) => jsonGet(s, 'SpecialToken', 'id') === bos)
+    if (type === 'BertProcessing' || type === 'RobertaProcessing') return true
   }
   return false
 }
@@ -101,10 +104,10 @@ export async function importProfileFromModelFolder(dir: string, opts: { id?: str
   const tcPath = join(dir, 'tokenizer_config.json')
   const tc = await readJson(tcPath)
   if (!tc.ok && !tc.missing) errors.push({ path: 'tokenizer_config.json', message: tc.message })
-  const tokCfg: any = tc.ok ? tc.value : {}
+  const tokCfg = jsonObject(tc.ok ? tc.value : {})
   const cfg = await readJson(join(dir, 'config.json'))
   if (!cfg.ok && !cfg.missing) errors.push({ path: 'config.json', message: cfg.message })
-  const config: any = cfg.ok ? cfg.value : {}
+  const config = jsonObject(cfg.ok ? cfg.value : {})
 
   // Newer transformers save the template beside the config; when both exist, the separate file wins.
   let chatTemplate: string | Record<string, string> | undefined
@@ -114,7 +117,7 @@ export async function importProfileFromModelFolder(dir: string, opts: { id?: str
     if (tokCfg.chat_template !== undefined) warnings.push({ code: 'chat-template-overridden', message: 'chat_template.jinja overrides the chat_template in tokenizer_config.json.' })
   } else {
     const ctJson = await readJson(join(dir, 'chat_template.json'))
-    chatTemplate = chatTemplateOf(ctJson.ok ? ctJson.value?.chat_template : undefined) ?? chatTemplateOf(tokCfg.chat_template)
+    chatTemplate = chatTemplateOf(ctJson.ok ? jsonGet(ctJson.value, 'chat_template') : undefined) ?? chatTemplateOf(tokCfg.chat_template)
   }
   if (tokCfg.chat_template !== undefined && chatTemplateOf(tokCfg.chat_template) === undefined)
     errors.push({ path: 'tokenizer_config.json.chat_template', message: 'chat_template must be a string or a list of {name, template}' })
@@ -142,12 +145,13 @@ export async function importProfileFromModelFolder(dir: string, opts: { id?: str
 
   let context: number | undefined
   for (const src of [config, config.text_config, config.llm_config, config.language_config]) {
-    if (!src || typeof src !== 'object') continue
-    for (const k of CONTEXT_KEYS)
-      if (typeof src[k] === 'number' && src[k] > 0) {
-        context = src[k]
+    for (const k of CONTEXT_KEYS) {
+      const n = jsonGet(src, k)
+      if (typeof n === 'number' && n > 0) {
+        context = n
         break
       }
+    }
     if (context) break
   }
   // model_max_length is often a sentinel (1e30) when unset; only a plausible value counts.

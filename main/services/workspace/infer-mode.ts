@@ -1,10 +1,11 @@
 // Which inferencer flow a template variant runs: generation, or PPL (one prompt per label, each scored), and
 // whether its rows can be rendered one at a time.
 import type { Mode } from '../../../shared/engine'
+import { jsonGet } from '../../../shared/python/json'
 import { needsAllTestRows, type Variant } from './variants'
 
 function inferencerName(v: Variant): string {
-  const t = v.infer_cfg.inferencer?.type
+  const t = jsonGet(v.infer_cfg, 'inferencer', 'type')
   // A config may name the class by its dotted path.
   return typeof t === 'string' ? (t.split('.').pop() ?? t) : ''
 }
@@ -53,9 +54,9 @@ function isLabelSource(t: unknown): boolean {
  */
 function labelsFromColumn(v: Variant): boolean {
   const c = v.infer_cfg
-  if (Array.isArray(c.inferencer?.labels)) return false
+  if (Array.isArray(jsonGet(c, 'inferencer', 'labels'))) return false
   if (isLabelSource(c.prompt_template)) return false
-  if (isLabelSource(c.ice_template) && c.ice_template?.ice_token != null) return false
+  if (isLabelSource(c.ice_template) && jsonGet(c, 'ice_template', 'ice_token') != null) return false
   return true
 }
 

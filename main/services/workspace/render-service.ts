@@ -6,7 +6,8 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Problem, RowCuration, RowRender } from '../../../shared/api/types'
 import { CONTENT_SPEC_KEY, type ContentSpec } from '../../../shared/builder'
-import { decodeLabelDicts, isEngineError, preparePipeline, toPlainJson, type EngineError, type Prepared, type Row } from '../../../shared/engine'
+import { decodeInferCfg, isEngineError, preparePipeline, toPlainJson, type EngineError, type Prepared, type Row } from '../../../shared/engine'
+import { jsonGet } from '../../../shared/python/json'
 import type { Host } from '../../api/host'
 import { needsWholeSplit, variantMode } from './infer-mode'
 import { ContentComposer } from './prompt-builder'
@@ -74,11 +75,10 @@ export class RenderService {
   async prepare(p: LoadedProject, v: Variant, rows: Row[] | 'all'): Promise<Prepared | EngineError> {
     const base = {
       family: v.family,
-      reader_cfg: v.reader_cfg as any,
-      // Templates keyed by int/bool labels ({0: '…', 1: '…'}) arrive as {"__label_dict__": …}; the engine takes typed keys.
-      infer_cfg: decodeLabelDicts(v.infer_cfg),
+      reader_cfg: v.reader_cfg,
+      infer_cfg: decodeInferCfg(v.infer_cfg),
       // ZeroRetriever never reads the train split; skipping it lets a huge single-split dataset render at all.
-      train: v.infer_cfg.retriever?.type === 'ZeroRetriever' ? [] : await this.trainRows(p),
+      train: jsonGet(v.infer_cfg, 'retriever', 'type') === 'ZeroRetriever' ? [] : await this.trainRows(p),
       meta_template: null,
       parser: 'lm' as const,
       mode: variantMode(v),
@@ -91,7 +91,7 @@ export class RenderService {
     if (!cached) {
       if (key !== v.id) for (const k of p.prepared.keys()) if (k.startsWith('\0draft:')) p.prepared.delete(k)
       const n = this.session.testRows(p)
-      if (n > MAX_ROWS_IN_MEMORY) throw new Error(`${v.infer_cfg.retriever?.type} compares every test row; ${n.toLocaleString()} rows is more than ${MAX_ROWS_IN_MEMORY.toLocaleString()}`)
+      if (n > MAX_ROWS_IN_MEMORY) throw new Error(`${jsonGet(v.infer_cfg, 'retriever', 'type')} compares every test row; ${n.toLocaleString()} rows is more than ${MAX_ROWS_IN_MEMORY.toLocaleString()}`)
       cached = p.dataset.readRows(p.testSplit, 0, n).then((rs) => preparePipeline({ ...base, test: rs.map((r) => this.session.curation.edited(r.index, r.value)) }))
       p.prepared.set(key, cached)
     }

@@ -224,7 +224,7 @@ export interface Drafts {
  * and the file they are saved to. Applying an edit changes the project's variants and model profiles in place.
  */
 export class ProjectTemplates {
-  private readonly originalInfer = new Map<string, Record<string, any>>()
+  private readonly originalInfer = new Map<string, Record<string, unknown>>()
   private readonly originalProfiles = new Map<string, ModelProfile>()
   private readonly texts = new Map<string, string>()
 

@@ -1,17 +1,18 @@
 // Template variants of a project: each dataset config of its OpenCompass/AISBench config file, or a default
 // string template over the dataset's columns when no config was given.
 import type { DatasetConfig } from '../../../shared/config/import'
-import type { Family } from '../../../shared/engine'
+import type { Family, PipelineInput } from '../../../shared/engine'
 import type { ColumnInfo } from '../datasets/types'
 import { conversationColumn, type ConversationColumn } from '../../../shared/conversation'
+import { jsonGet } from '../../../shared/python/json'
 
 export interface Variant {
   id: string
   label: string
   kind: string
   family: Family
-  reader_cfg: Record<string, any>
-  infer_cfg: Record<string, any>
+  reader_cfg: PipelineInput['reader_cfg']
+  infer_cfg: Record<string, unknown>
   /** A precomputed ice_idx file for this variant (project.json `iceIdx`), used instead of its retriever. */
   iceIdxFile?: string
 }
@@ -19,12 +20,12 @@ export interface Variant {
 const AIS_ONLY_TEMPLATES = new Set(['MMPromptTemplate', 'MultiTurnPromptTemplate'])
 const ANSWER_COLUMNS = ['answer', 'label', 'target', 'gold', 'output']
 
-function templateKind(infer: Record<string, any>): string {
+function templateKind(infer: Record<string, unknown>): string {
   const t = infer.prompt_template ?? infer.ice_template
-  const type = typeof t?.type === 'string' ? t.type : 'PromptTemplate'
-  const tpl = t?.template
+  const type = jsonGet(t, 'type')
+  const tpl = jsonGet(t, 'template')
   const shape = typeof tpl === 'string' ? 'string' : tpl && typeof tpl === 'object' && ('round' in tpl || 'begin' in tpl) ? 'dialogue' : tpl && typeof tpl === 'object' ? 'labels' : ''
-  return [type, shape].filter(Boolean).join(' · ')
+  return [typeof type === 'string' ? type : 'PromptTemplate', shape].filter(Boolean).join(' · ')
 }
 
 /**
@@ -33,12 +34,13 @@ function templateKind(infer: Record<string, any>): string {
  * `image`, `audio`) are not missing fields, and upstream runs without them.
  */
 export function readsInputColumns(v: Variant): boolean {
-  return (v.infer_cfg.prompt_template ?? v.infer_cfg.ice_template)?.type !== 'MMPromptTemplate'
+  return jsonGet(v.infer_cfg.prompt_template ?? v.infer_cfg.ice_template, 'type') !== 'MMPromptTemplate'
 }
 
 /** The family whose semantics a template needs: AISBench for its own template classes, else `fallback`. */
-export function templateFamily(infer: Record<string, any>, fallback: Family): Family {
-  return AIS_ONLY_TEMPLATES.has((infer.prompt_template ?? infer.ice_template)?.type) ? 'aisbench' : fallback
+export function templateFamily(infer: Record<string, unknown>, fallback: Family): Family {
+  const type = jsonGet(infer.prompt_template ?? infer.ice_template, 'type')
+  return typeof type === 'string' && AIS_ONLY_TEMPLATES.has(type) ? 'aisbench' : fallback
 }
 
 export function variantsFromConfig(datasets: DatasetConfig[], configText: string): Variant[] {
@@ -48,9 +50,9 @@ export function variantsFromConfig(datasets: DatasetConfig[], configText: string
     let id = d.abbr ?? `${d.variable}[${d.index}]`
     while (seen.has(id)) id = `${id}#${i}`
     seen.add(id)
-    const infer = d.infer_cfg as Record<string, any>
+    const infer: Record<string, unknown> = d.infer_cfg
     const family = templateFamily(infer, ais ? 'aisbench' : 'opencompass')
-    return { id, label: `${id} (${templateKind(infer)})`, kind: templateKind(infer), family, reader_cfg: d.reader_cfg as Record<string, any>, infer_cfg: infer }
+    return { id, label: `${id} (${templateKind(infer)})`, kind: templateKind(infer), family, reader_cfg: d.reader_cfg, infer_cfg: infer }
   })
 }
 
@@ -106,14 +108,15 @@ export function conversationVariant(conv: ConversationColumn): Variant {
  * The conversation a variant sends, when it is the conversation template. A prompt or in-context template added in
  * the template editor replaces it: the rows are then rendered through that template like any other.
  */
-export function conversationOf(v: { infer_cfg: Record<string, any> }): ConversationColumn | null {
+export function conversationOf(v: { infer_cfg: Record<string, unknown> }): ConversationColumn | null {
   if (v.infer_cfg?.prompt_template || v.infer_cfg?.ice_template) return null
-  const c = v.infer_cfg?.conversation
-  return c && typeof c.column === 'string' && (c.style === 'openai' || c.style === 'sharegpt') ? { column: c.column, style: c.style } : null
+  const column = jsonGet(v.infer_cfg, 'conversation', 'column')
+  const style = jsonGet(v.infer_cfg, 'conversation', 'style')
+  return typeof column === 'string' && (style === 'openai' || style === 'sharegpt') ? { column, style } : null
 }
 
 /** Retrievers whose choice for a row depends on the other test rows. */
 export function needsAllTestRows(v: Variant): boolean {
-  const t = v.infer_cfg.retriever?.type
+  const t = jsonGet(v.infer_cfg, 'retriever', 'type')
   return typeof t === 'string' && !['ZeroRetriever', 'FixKRetriever'].includes(t)
 }

@@ -91,7 +91,7 @@ function isInt(v: unknown): v is number {
  * What a model-ranked retriever needs, named from its config (the defaults are TopkRetriever's and MDLRetriever's
  * in opencompass/openicl/icl_retriever): the examples of every row depend on those weights, so none is shown.
  */
-function needsModelsMessage(type: string, cfg: Record<string, any>): string {
+function needsModelsMessage(type: string, cfg: Record<string, unknown>): string {
   const st = typeof cfg.sentence_transformers_model_name === 'string' ? cfg.sentence_transformers_model_name : 'all-mpnet-base-v2'
   const tok = typeof cfg.tokenizer_name === 'string' ? cfg.tokenizer_name : 'gpt2-xl'
   const base = `${type} ranks the train rows by the embeddings of the sentence-transformers model '${st}' (inputs cut with the '${tok}' tokenizer) and a faiss nearest-neighbour search`
@@ -105,7 +105,7 @@ function needsModelsMessage(type: string, cfg: Record<string, any>): string {
 }
 
 /** Checks constructor arguments the way Python's call machinery would, before any retriever code runs. */
-function checkArguments(type: string, cfg: Record<string, any>, family: Family): RetrieveResult | null {
+function checkArguments(type: string, cfg: Record<string, unknown>, family: Family): RetrieveResult | null {
   if (NEEDS_MODELS.includes(type)) return fail('UnsupportedRetriever', needsModelsMessage(type, cfg), 'retriever')
   const accepted = PARAMS[type]?.[family]
   if (!accepted) {
@@ -125,7 +125,7 @@ function checkArguments(type: string, cfg: Record<string, any>, family: Family):
   return null
 }
 
-function fixK(cfg: Record<string, any>, ctx: RetrieveContext): RetrieveResult {
+function fixK(cfg: Record<string, unknown>, ctx: RetrieveContext): RetrieveResult {
   const ids: unknown = cfg.fix_id_list
   if (!Array.isArray(ids) || !ids.every(isInt)) {
     return pyError('TypeError', `fix_id_list must be a list of ints, got ${pyRepr(ids)}`, 'retrieve')
@@ -146,7 +146,7 @@ function fixK(cfg: Record<string, any>, ctx: RetrieveContext): RetrieveResult {
   return { ok: true, indices: ctx.test.map(() => [...ids]) }
 }
 
-function random(cfg: Record<string, any>, ctx: RetrieveContext): RetrieveResult {
+function random(cfg: Record<string, unknown>, ctx: RetrieveContext): RetrieveResult {
   const iceNum = cfg.ice_num ?? 1
   const seed = cfg.seed === undefined ? 43 : cfg.seed
   if (seed === null) {
@@ -166,7 +166,7 @@ function random(cfg: Record<string, any>, ctx: RetrieveContext): RetrieveResult 
   return { ok: true, indices }
 }
 
-function slidingWindow(cfg: Record<string, any>, ctx: RetrieveContext): RetrieveResult {
+function slidingWindow(cfg: Record<string, unknown>, ctx: RetrieveContext): RetrieveResult {
   const k = cfg.k
   if (!isInt(k)) return pyError('TypeError', `k must be an int, got ${pyRepr(k)}`, 'retrieve')
   const n = ctx.train.length
@@ -195,7 +195,7 @@ export function inputFieldCorpus(rows: Row[], inputColumns: string[]): { ok: tru
   return { ok: true, corpus }
 }
 
-function bm25(cfg: Record<string, any>, ctx: RetrieveContext): RetrieveResult {
+function bm25(cfg: Record<string, unknown>, ctx: RetrieveContext): RetrieveResult {
   const iceNum = cfg.ice_num ?? 1
   if (!isInt(iceNum)) return pyError('TypeError', 'slice indices must be integers or None or have an __index__ method', 'retrieve')
   const train = inputFieldCorpus(ctx.train, ctx.inputColumns)
@@ -262,7 +262,7 @@ function labelKey(v: unknown): { key: string } | { unhashable: string } {
  * row takes, label by label (most specific first, as the loader sorts them), every train row sharing that label
  * until it has ice_num, then keeps the first ice_num. A test label no train row has raises KeyError.
  */
-function xiezhi(cfg: Record<string, any>, ctx: RetrieveContext): RetrieveResult {
+function xiezhi(cfg: Record<string, unknown>, ctx: RetrieveContext): RetrieveResult {
   const iceNum = cfg.ice_num ?? 1
   const byLabel = new Map<string, number[]>()
   for (let index = 0; index < ctx.train.length; index++) {
@@ -300,7 +300,7 @@ function xiezhi(cfg: Record<string, any>, ctx: RetrieveContext): RetrieveResult 
 }
 
 /** Train indices of the in-context examples for every test row, as upstream's `retriever.retrieve()` returns them. */
-export function retrieveIndices(cfg: Record<string, any>, ctx: RetrieveContext): RetrieveResult {
+export function retrieveIndices(cfg: Record<string, unknown>, ctx: RetrieveContext): RetrieveResult {
   const type = String(cfg.type)
   const badArgs = checkArguments(type, cfg, ctx.family)
   if (badArgs) return badArgs

@@ -105,7 +105,7 @@ describe('media in readers', () => {
     const h = await openDataset(f, { cacheDir: null })
     expect(h.columns.find((c) => c.name === 'image')?.media).toBe('image')
     const v = defaultVariant(h.columns)
-    expect(v.infer_cfg.prompt_template.template).toBe('index: {index}\nquestion: {question}\nAnswer: {answer}')
+    expect(v.infer_cfg.prompt_template).toMatchObject({ template: 'index: {index}\nquestion: {question}\nAnswer: {answer}' })
   })
 
   it('finds image_url data: URLs and input_audio in OpenAI messages, and the bytes of an HF struct', () => {

@@ -4,7 +4,6 @@ import { describe, expect, it } from 'vitest'
 import {
   applyMetaTemplate,
   buildPromptList,
-  decodeLabelDicts,
   parsePyJson,
   preparePipeline,
   renderRow,
@@ -12,15 +11,18 @@ import {
 } from '../../../shared/engine'
 import { toModelInput } from '../../../shared/engine/messages'
 import { runsToSegments, sLit, toSegments, type SStr } from '../../../shared/engine/spanned'
-import type { ModelInput, PipelineInput, Prompt, RenderedPrompt, RenderedRow, Segment } from '../../../shared/engine'
+import type { Family, ModelInput, Prompt, RenderedPrompt, RenderedRow, Segment } from '../../../shared/engine'
 import { CASES_DIR } from '../../support/shared-dir'
+import { casePipelineInput, type EngineCaseInput, type ParseCaseInput, type PipelineCaseInput } from '../../../shared/conformance/engine-case'
+
+type GoldenCase<I> = { id: string; family: Family; input: I }
 
 const DIR = CASES_DIR
 const cases = ['opencompass.jsonl', 'aisbench.jsonl'].flatMap((f) =>
   readFileSync(`${DIR}/${f}`, 'utf8')
     .split('\n')
     .filter((l) => l.trim())
-    .map((l) => parsePyJson(l))
+    .map((l) => parsePyJson(l) as GoldenCase<EngineCaseInput>)
 )
 
 const joined = (segs: Segment[] | undefined): string | undefined => segs?.map((s) => s.text).join('')
@@ -56,21 +58,6 @@ function rowPairs(r: RenderedRow): Array<[string | undefined, string]> {
   ])
 }
 
-function pipelineInput(family: 'opencompass' | 'aisbench', input: Record<string, any>): PipelineInput {
-  return {
-    family,
-    reader_cfg: input.reader_cfg ?? {},
-    infer_cfg: decodeLabelDicts(input.infer_cfg ?? {}),
-    train: input.train ?? [],
-    test: input.test ?? [],
-    meta_template: input.meta_template ?? null,
-    parser: input.parser ?? 'lm',
-    mode: input.mode ?? 'gen',
-    max_seq_len: input.max_seq_len,
-    model_outputs: input.model_outputs
-  }
-}
-
 /** The row without segments: what must be identical with spans on and off. */
 function withoutSpans(r: RenderedRow): unknown {
   return JSON.parse(
@@ -80,12 +67,12 @@ function withoutSpans(r: RenderedRow): unknown {
   )
 }
 
-const pipelines = cases.filter((c) => c.input?.kind !== 'parse')
-const parses = cases.filter((c) => c.input?.kind === 'parse')
+const pipelines = cases.filter((c): c is GoldenCase<PipelineCaseInput> => c.input.kind !== 'parse')
+const parses = cases.filter((c): c is GoldenCase<ParseCaseInput> => c.input.kind === 'parse')
 
 describe('segments concatenate to the exact rendered text (golden pipeline cases)', () => {
   it.each(pipelines.map((c) => [c.id as string, c] as const))('%s', (_id, c) => {
-    const p = preparePipeline(pipelineInput(c.family, c.input))
+    const p = preparePipeline(casePipelineInput(c.family, c.input))
     if ('code' in p) return // a preparation error has no text to check
     for (let i = 0; i < p.test.length; i++) {
       for (const [fromSegments, text] of rowPairs(renderRow(p, i))) expect(fromSegments).toBe(text)
@@ -95,7 +82,7 @@ describe('segments concatenate to the exact rendered text (golden pipeline cases
 
 it('checks texts in most golden pipeline cases (the table above is not vacuous)', () => {
   const checked = pipelines.filter((c) => {
-    const p = preparePipeline(pipelineInput(c.family, c.input))
+    const p = preparePipeline(casePipelineInput(c.family, c.input))
     return !('code' in p) && p.test.some((_, i) => rowPairs(renderRow(p, i)).length > 0)
   })
   expect(checked.length).toBeGreaterThan(pipelines.length * 0.7)
@@ -121,7 +108,7 @@ describe('segments concatenate to the exact rendered text (golden parse cases)',
 
 describe('spans: false leaves out segments and changes nothing else (golden pipeline cases)', () => {
   it.each(pipelines.map((c) => [c.id as string, c] as const))('%s', (_id, c) => {
-    const input = pipelineInput(c.family, c.input)
+    const input = casePipelineInput(c.family, c.input)
     const on = preparePipeline(input)
     const off = preparePipeline(input)
     if ('code' in on || 'code' in off) return
@@ -138,7 +125,7 @@ describe('results remembered across rows never leak into another row (golden pip
   it.each(pipelines.map((c) => [c.id as string, c] as const))(
     '%s: rows rendered backwards match rows rendered forwards',
     (_id, c) => {
-      const input = pipelineInput(c.family, c.input)
+      const input = casePipelineInput(c.family, c.input)
       const fwd = preparePipeline(input)
       const bwd = preparePipeline(input)
       if ('code' in fwd || 'code' in bwd) return
@@ -152,7 +139,7 @@ describe('results remembered across rows never leak into another row (golden pip
 
 describe('segments joined from remembered parts equal segments made from the runs (golden pipeline cases)', () => {
   it.each(pipelines.map((c) => [c.id as string, c] as const))('%s', (_id, c) => {
-    const input = pipelineInput(c.family, c.input)
+    const input = casePipelineInput(c.family, c.input)
     const p = preparePipeline(input)
     if ('code' in p) return
     for (let i = 0; i < p.test.length; i++) {

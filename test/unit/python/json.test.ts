@@ -1,6 +1,7 @@
 // shared/python/json.ts: parsePyJson + pyStr/pyRepr give what CPython prints for json.loads(text).
 import { describe, expect, it } from 'vitest'
 import {
+  jsonGet,
   LabelDict,
   parsePyJson,
   PyFloat,
@@ -76,4 +77,12 @@ describe('pyKeyEq, pyTruthy and pyTypeName', () => {
     [null, 'NoneType'],
     [new LabelDict([]), 'dict']
   ])('type of %s is %s', (v, expected) => expect(pyTypeName(v)).toBe(expected))
+})
+
+describe('jsonGet reads a path through parsed JSON as `?.` would', () => {
+  const cfg = parsePyJson('{"retriever": {"type": "FixKRetriever"}, "labels": [1, 2], "n": 3}')
+  it('follows dicts to the value', () => expect(jsonGet(cfg, 'retriever', 'type')).toBe('FixKRetriever'))
+  it('is undefined past a value that is not a dict', () => expect(jsonGet(cfg, 'n', 'type')).toBeUndefined())
+  it('is undefined past null', () => expect(jsonGet(null, 'type')).toBeUndefined())
+  it('finds no inherited key past a non-dict', () => expect(jsonGet('text', 'constructor')).toBeUndefined())
 })

@@ -51,5 +51,5 @@ describe('parsePyJson keeps what JSON.parse loses', () => {
     ['1e16 is a float in scientific notation', '{"x": 1e16}', '1e+16'],
     ['an int stays an int', '{"x": 7}', '7'],
     ['an int beyond 2**53 stays exact', '{"x": 123456789012345678901}', '123456789012345678901']
-  ])('%s', (_name, json, expected) => expect(pyStr(parsePyJson(json).x)).toBe(expected))
+  ])('%s', (_name, json, expected) => expect(pyStr((parsePyJson(json) as { x: unknown }).x)).toBe(expected))
 })
