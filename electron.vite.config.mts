@@ -16,7 +16,9 @@ export default defineConfig({
           // worker_threads entry for dataset indexing and validation (main/services/workers/pool.ts finds it)
           'dataset-worker': resolve('main/services/workers/worker-entry.ts'),
           // worker_threads entry for `promptloom render` on several cores (main/cli/render-parallel.ts)
-          'render-worker': resolve('main/cli/render-worker.ts')
+          'render-worker': resolve('main/cli/render-worker.ts'),
+          // worker_threads entry for lint on several cores (main/services/lint/lint-threads.ts)
+          'lint-worker': resolve('main/services/lint/lint-worker.ts')
         }
       }
     }

@@ -37,6 +37,9 @@ test rows. Rejected rows (saved curation) are left out.
   --json         print the report as JSON (documented in shared/lint/README.md, "version": 1)
   --fail-on L    exit 1 when a finding of level L or worse exists: error (default), warning, never
 
+On 20,000 rows or more, rows are linted on one thread per core (at most 4); PROMPTLOOM_LINT_THREADS=N forces N
+threads (1: one thread). The report is the same either way.
+
 Exit codes: 0 nothing at the --fail-on level, 1 findings at that level (or the run failed), 2 usage error.
 `
 

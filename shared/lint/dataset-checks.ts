@@ -188,7 +188,7 @@ export function goldLeak(row: Row, columns: string[], gold: string | null, outpu
     if (!lower.includes(goldLower)) continue
     // An option column holding the answer's text is how multiple choice works; a column named like the gold
     // label ("C") is one of those options.
-    const option = c === gold || /^[A-J]$/.test(c)
+    const option = c === gold || OPTION_COLUMN.test(c)
     if (c === gold) continue
     if (lower === goldLower && !option) return { field: c, how: 'equals the answer' }
     if (gold.length >= 4 && !option) {
@@ -210,6 +210,9 @@ export interface LabelBalance {
   ratio: number
 }
 
+/** A column named like an option letter: one of a multiple-choice row's options. */
+export const OPTION_COLUMN = /^[A-J]$/
+
 export const BALANCE_MIN_ROWS = 10
 export const BALANCE_RATIO = 1.5
 
@@ -218,7 +221,7 @@ export const BALANCE_RATIO = 1.5
  * null when the set is not multiple choice (fewer than 90% of golds are such letters).
  */
 export function labelBalance(golds: (string | null)[], columns: string[]): LabelBalance | null {
-  const options = columns.filter((c) => /^[A-J]$/.test(c)).sort()
+  const options = columns.filter((c) => OPTION_COLUMN.test(c)).sort()
   if (options.length < 2) return null
   const counts: Record<string, number> = Object.fromEntries(options.map((o) => [o, 0]))
   let n = 0

@@ -5,7 +5,7 @@
 // when asked, leaving rejected rows out, so a curation change or an edited row (relint) updates them at once.
 import type { CurationStatus } from '../../../shared/api/types'
 import { isEngineError, type EngineError, type Prepared, type Row } from '../../../shared/engine'
-import { checkedColumns, duplicates, emptyFields, goldLeak, hash53, inputText, isImbalanced, labelBalance, MINHASH_SIZE, rowFeatures, type RowFeatures } from '../../../shared/lint/dataset-checks'
+import { checkedColumns, duplicates, emptyFields, goldLeak, hash53, inputText, isImbalanced, labelBalance, MINHASH_SIZE, OPTION_COLUMN, rowFeatures, type RowFeatures } from '../../../shared/lint/dataset-checks'
 import { histogram } from '../../../shared/lint/histogram'
 import { kindInfo, lintKindOf } from '../../../shared/lint/kinds'
 import { groupKey, LINT_REPORT_VERSION, parseLintKey, type LintExample, type LintGroup, type LintReport, type LintSeverity } from '../../../shared/lint/report'
@@ -13,6 +13,7 @@ import type { RowRecord } from '../datasets/types'
 import { runTask } from '../workers/pool'
 import { renderPreparedRow, type ModelContext } from '../workspace/render-row'
 import { findMediaRefs } from '../workspace/row-media'
+import { blocksOf, lintBlocks, type LintThreadJob } from './lint-threads'
 import { MediaChecker } from './media-check'
 
 /** What lint needs from the open project (the workspace builds it; tests build it from files). */
@@ -40,6 +41,35 @@ export interface LintSource {
   editedRows?(): number[]
   editKey?(index: number): string
   readRow?(index: number): Promise<RowRecord | null>
+  /** How a worker thread opens this same source (lint-threads.ts); without it every row is linted on this thread. */
+  threads?: LintThreadJob
+}
+
+/**
+ * The per-row records of rows [start, end) linted on a worker thread, as LintRun.absorb takes them: the rows'
+ * distinct finding lists and each row's list (-1: none), the per-model figures, the row facts (a signature where
+ * `judged`), and the in-context examples first met in these rows.
+ */
+export interface LintBlock {
+  start: number
+  lists: Finding[][]
+  listOf: Int32Array
+  tokens: Int32Array[]
+  retrieved: Int16Array[]
+  kept: Int16Array[]
+  exact: Float64Array
+  media: Float64Array
+  golds: (string | null)[]
+  sigs: Uint32Array
+  judged: Uint8Array
+  ice: { key: number; train: number; row: number }[]
+  options: string[]
+}
+
+/** The buffers of a block's typed arrays: moved to the main thread, not copied. */
+export function transferablesOfBlock(b: LintBlock): ArrayBuffer[] {
+  const arrays = [b.listOf, b.exact, b.media, b.sigs, b.judged, ...b.tokens, ...b.retrieved, ...b.kept]
+  return arrays.map((a) => a.buffer as ArrayBuffer)
 }
 
 /** Rows linted whose signatures are still to be computed, and their input texts. */
@@ -74,15 +104,22 @@ export class LintRun {
   readonly kept: Int16Array[]
   /** Exact keys of the train rows used as in-context examples (→ train row index). */
   readonly iceKeys = new Map<number, number>()
+  /** The test row each of iceKeys was first met at: of train rows with one key, the one met first is named. */
+  private iceRow = new Map<number, number>()
   private golds: (string | null)[]
   /** Rows linted with curation edits: their edits then (see refreshEdits). */
   private editKeys = new Map<number, string>()
-  private columnsSeen = new Set<string>()
+  /** Columns named like an option letter (A–J): multiple-choice sets' options, for the label balance. */
+  private options = new Set<string>()
   private media: MediaChecker
   /** The first row linted (a shard's start; 0 otherwise). */
   readonly first: number
   /** Rows below `done` (from `first`) have been linted. */
   done = 0
+  /** Blocks of rows linted on worker threads (lint-threads.ts), 0 when every row was linted on this thread. */
+  workerBlocks = 0
+  /** Per block of the run (lint-threads.ts): its rows linted so far, from its start. */
+  private blockDone = new Int32Array(0)
   cancelled = false
   elapsedMs = 0
 
@@ -104,39 +141,147 @@ export class LintRun {
     return i >= this.first && i < this.done
   }
 
-  /** Renders every row; stops early (cancelled) when the signal fires. */
+  /**
+   * Renders every row, on worker threads too when the source says how they open it and the work is large enough
+   * (lint-threads.ts); stops early (cancelled) when the signal fires. A set with edited rows is linted on this
+   * thread only: workers read the rows without their edits.
+   */
   async run(signal?: AbortSignal, onProgress?: (done: number, total: number) => void): Promise<this> {
     const t0 = performance.now()
-    const total = this.src.range?.end ?? this.src.total
-    // Each batch's near-duplicate signatures are computed on a worker thread (the dataset pool) while this thread
-    // renders the next batches; they are all in before the run ends. A failed batch fails the run.
-    const signing: Promise<void>[] = []
-    for (let start = this.first; start < total; start += BATCH) {
-      if (signal?.aborted) {
-        this.cancelled = true
-        break
-      }
-      const recs = await this.src.readRows(start, Math.min(BATCH, total - start))
-      const prepared = await this.src.prepare(recs.map((r) => r.value))
-      const unsigned: Unsigned = { rows: [], inputs: [] }
-      for (let k = 0; k < recs.length; k++) {
-        await this.lintRow(recs[k], prepared, this.src.wholeSplit ? recs[k].index : k, unsigned)
-        const key = this.src.editKey?.(recs[k].index)
-        if (key) this.editKeys.set(recs[k].index, key)
-      }
-      const signed = this.sign(unsigned)
-      // Awaited below; the empty handler only keeps a failure from counting as unhandled until then.
-      signed.catch(() => {})
-      signing.push(signed)
-      if (signing.length >= SIGNING_AHEAD) await signing.shift()
-      this.done = Math.min(start + BATCH, total)
-      onProgress?.(this.done - this.first, total - this.first)
-      // Let other calls (the row list, the matrix) through between batches.
-      await new Promise((r) => setImmediate(r))
+    const end = this.src.range?.end ?? this.src.total
+    const blocks = blocksOf(this.first, end)
+    this.blockDone = new Int32Array(blocks.length)
+    const progress = () => {
+      let d = this.first
+      for (let b = 0; b < blocks.length && d === blocks[b].start; b++) d += this.blockDone[b]
+      this.done = d
+      onProgress?.(
+        this.blockDone.reduce((a, n) => a + n, 0),
+        end - this.first
+      )
     }
-    await Promise.all(signing)
+    const job = this.src.threads && !this.src.editedRows?.().length ? this.src.threads : null
+    await lintBlocks(
+      blocks,
+      job,
+      (b) =>
+        this.lintRange(b.start, b.end, signal, (rows) => {
+          this.blockDone[b.id] = rows
+          progress()
+        }),
+      (b, result) => {
+        this.absorb(result)
+        this.blockDone[b.id] = b.end - b.start
+        progress()
+      },
+      signal
+    )
+    this.cancelled = this.done < end
     this.elapsedMs = performance.now() - t0
     return this
+  }
+
+  /**
+   * Lints rows [start, end) in batches, yielding between them; stops early when the signal fires. `onBatch` gets the
+   * rows linted so far, from `start`.
+   */
+  async lintRange(start: number, end: number, signal?: AbortSignal, onBatch?: (rows: number) => void): Promise<void> {
+    // Each batch's near-duplicate signatures are computed on a worker thread (the dataset pool) while this thread
+    // renders the next batches; they are all in before this returns. A failed batch fails the run.
+    const signing: Promise<void>[] = []
+    try {
+      for (let at = start; at < end && !signal?.aborted; at += BATCH) {
+        const recs = await this.src.readRows(at, Math.min(BATCH, end - at))
+        const prepared = await this.src.prepare(recs.map((r) => r.value))
+        const unsigned: Unsigned = { rows: [], inputs: [] }
+        for (let k = 0; k < recs.length; k++) {
+          await this.lintRow(recs[k], prepared, this.src.wholeSplit ? recs[k].index : k, unsigned)
+          const key = this.src.editKey?.(recs[k].index)
+          if (key) this.editKeys.set(recs[k].index, key)
+        }
+        const signed = this.sign(unsigned)
+        // Awaited below; the empty handler only keeps a failure from counting as unhandled until then.
+        signed.catch(() => {})
+        signing.push(signed)
+        if (signing.length >= SIGNING_AHEAD) await signing.shift()
+        onBatch?.(Math.min(at + BATCH, end) - start)
+        // Let other calls (the row list, the matrix, a worker's block) through between batches.
+        await new Promise((r) => setImmediate(r))
+      }
+    } finally {
+      await Promise.all(signing)
+    }
+  }
+
+  /** Rows [start, end)'s records, moved out of this run (a worker thread's, which sends them on). */
+  takeBlock(start: number, end: number): LintBlock {
+    const n = end - start
+    const lists: Finding[][] = []
+    const listIds = new Map<Finding[], number>()
+    const block: LintBlock = {
+      start,
+      lists,
+      listOf: new Int32Array(n),
+      tokens: this.tokens.map((t) => t.slice(start, end)),
+      retrieved: this.retrieved.map((t) => t.slice(start, end)),
+      kept: this.kept.map((t) => t.slice(start, end)),
+      exact: new Float64Array(n),
+      media: new Float64Array(n),
+      golds: this.golds.slice(start, end),
+      sigs: new Uint32Array(n * MINHASH_SIZE),
+      judged: new Uint8Array(n),
+      ice: [],
+      options: [...this.options]
+    }
+    for (let k = 0; k < n; k++) {
+      const i = start + k
+      const fs = this.findings[i]
+      let id = fs ? listIds.get(fs) : -1
+      if (id === undefined) {
+        id = lists.push(fs!) - 1
+        listIds.set(fs!, id)
+      }
+      block.listOf[k] = id
+      const f = this.features[i]!
+      block.exact[k] = f.exact
+      block.media[k] = f.media
+      if (f.sig) {
+        block.sigs.set(f.sig, k * MINHASH_SIZE)
+        block.judged[k] = 1
+      }
+      this.findings[i] = undefined
+      this.features[i] = undefined
+    }
+    for (const [key, row] of this.iceRow) if (row >= start && row < end) block.ice.push({ key, train: this.iceKeys.get(key)!, row })
+    return block
+  }
+
+  /** A block linted on a worker thread: its records put at their rows, as if linted here. */
+  absorb(b: LintBlock): void {
+    const lists = b.lists.map((l) => this.internList(l.map((f) => this.intern(f))))
+    for (let k = 0; k < b.listOf.length; k++) {
+      const i = b.start + k
+      this.findings[i] = b.listOf[k] < 0 ? undefined : lists[b.listOf[k]]
+      const sig = b.judged[k] ? b.sigs.subarray(k * MINHASH_SIZE, (k + 1) * MINHASH_SIZE) : null
+      this.features[i] = { exact: b.exact[k], media: b.media[k], sig, gold: b.golds[k] }
+      this.golds[i] = b.golds[k]
+    }
+    this.src.models.forEach((_, j) => {
+      this.tokens[j].set(b.tokens[j], b.start)
+      this.retrieved[j].set(b.retrieved[j], b.start)
+      this.kept[j].set(b.kept[j], b.start)
+    })
+    for (const e of b.ice) this.meetIce(e.key, e.train, e.row)
+    for (const c of b.options) this.options.add(c)
+    this.workerBlocks++
+  }
+
+  /** An in-context example's key met at test row `row`; the earliest row's train row is the one named. */
+  private meetIce(key: number, train: number, row: number): void {
+    const at = this.iceRow.get(key)
+    if (at !== undefined && at <= row) return
+    this.iceKeys.set(key, train)
+    this.iceRow.set(key, row)
   }
 
   /** Lints one row again after it was edited. */
@@ -258,13 +403,12 @@ export class LintRun {
         if (!train || this.iceSeen.has(idx)) continue
         this.iceSeen.add(idx)
         const cols = checkedColumns(train, this.src.inputColumns, this.src.outputColumn)
-        const key = hash53(inputText(train, cols))
-        if (!this.iceKeys.has(key)) this.iceKeys.set(key, idx)
+        this.meetIce(hash53(inputText(train, cols)), idx, i)
       }
     }
     // The row's own facts.
     const cols = checkedColumns(value, this.src.inputColumns, this.src.outputColumn)
-    for (const c of Object.keys(value)) if (this.columnsSeen.size < 1000) this.columnsSeen.add(c)
+    for (const c of Object.keys(value)) if (OPTION_COLUMN.test(c)) this.options.add(c)
     const refs = findMediaRefs(value)
     const input = inputText(value, cols)
     const feats = rowFeatures(input, value, refs.map((x) => x.value), this.src.outputColumn)
@@ -400,7 +544,7 @@ export class LintRun {
       })
     }
     const golds = this.golds.slice(0, this.done).map((g, i) => (live(i) ? g : null))
-    const b = labelBalance(golds, [...this.columnsSeen])
+    const b = labelBalance(golds, [...this.options])
     if (b && isImbalanced(b)) {
       const dist = Object.entries(b.labels).map(([k, v]) => `${k} ${v}`).join(', ')
       const top = b.top.join(' or ')

@@ -60,7 +60,8 @@ export class LintService {
       readRow: async (i) => {
         const r = await p.dataset.readRow(p.testSplit, i)
         return r ? { ...r, value: this.session.curation.edited(i, r.value) } : null
-      }
+      },
+      threads: { spec: p.spec, variantId: v.id, modelIds: models.map((m) => m.profile.id), total }
     }
   }
 
