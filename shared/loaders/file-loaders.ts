@@ -1,10 +1,11 @@
 // AISBench loaders over plain files and folders: TEXTVQADataset (textvqa.py), VocalSoundDataset (vocalsound.py),
 // VideoBenchDataset (videobench.py), OmniDocBenchDataset (omnidocbench/omnidocbench.py). Each keeps upstream's
 // path handling: paths as written in the data, the answer of VocalSound from the full path.
+import { pillowPng } from '../media/pillow-png'
 import { parsePyJson } from '../python/json'
 import { AIS_AUDIO_START, AIS_CONTENT_TAG, AIS_IMAGE_START, AIS_TEXT_START, AIS_VIDEO_START } from './ais-content'
 import { fromList } from './from-list'
-import { type LoaderIO, getDataPath, pabspath, pjoin, psplitext } from './io'
+import { type LoaderIO, MissingTool, getDataPath, pabspath, pjoin, psplitext } from './io'
 import { jsonLoadsLine, pyLines } from './mm-custom'
 import { PyError, keyError } from './py'
 import type { LoaderResult } from './types'
@@ -89,6 +90,34 @@ export async function loadVocalSound(kwargs: Record<string, unknown>, io: Loader
 
 const TEXT_MAP: Record<number, string> = { 2: 'two', 3: 'three', 4: 'four', 5: 'five', 6: 'six' }
 
+/**
+ * np.linspace(0, stop, num, dtype=int): arange(num) × (stop / (num - 1)) + start, the last set to stop, floored
+ * (numpy 2). Adding the start (0) as numpy does turns 0 × a negative step's -0 into 0.
+ */
+export function linspaceInt(stop: number, num: number): number[] {
+  if (num <= 0) return []
+  if (num === 1) return [0]
+  const step = stop / (num - 1)
+  return Array.from({ length: num }, (_, i) => Math.floor(i === num - 1 ? stop : i * step + 0))
+}
+
+/**
+ * VideoAsset(video_path, num_frames).pil_images, each image_to_base64'd (datasets/utils/video.py): num_frames
+ * positions spread over CAP_PROP_FRAME_COUNT, the frames grabbed at them (a position listed twice gives one frame),
+ * each saved by Pillow as PNG, joined with ",".
+ */
+async function videoBase64Frames(path: string, numFrames: number, io: LoaderIO): Promise<string> {
+  const total = await io.videoFrameCount(path)
+  const num = numFrames > 0 ? numFrames : total
+  const wanted = new Set(linspaceInt(total - 1, num))
+  const positions = Array.from({ length: Math.max(0, total) }, (_, i) => i).filter((i) => wanted.has(i))
+  const frames = await io.videoFrames(path, positions)
+  if (!frames.length) throw new PyError('ValueError', 'need at least one array to stack')
+  if (frames.length < num)
+    throw new PyError('ValueError', `Could not read enough frames from video file ${path} (expected ${num} frames, got ${frames.length})`)
+  return frames.map((f) => io.base64(pillowPng(f, io.deflate))).join(',')
+}
+
 export async function loadVideoBench(kwargs: Record<string, unknown>, io: LoaderIO): Promise<LoaderResult> {
   const path = await getDataPath(String(kwargs.path), io)
   const ansPath = path + '/answer/ANSWER.json'
@@ -118,10 +147,7 @@ export async function loadVideoBench(kwargs: Record<string, unknown>, io: Loader
         let videoUrl: string
         if (kwargs.video_type === 'video_path') videoUrl = d.vid_path
         else if (kwargs.video_type === 'video_base64')
-          throw new PyError(
-            'NotImplementedError',
-            'VideoBenchDataset video_type="video_base64" decodes frames with OpenCV, which PromptLoom does not reproduce'
-          )
+          videoUrl = await videoBase64Frames(String(d.vid_path), Number(kwargs.num_frames ?? 5), io)
         else throw new Error('video_type must be video_path or video_base64')
         if (typeof d.question !== 'string') throw new Error('question not a str')
         const content =
@@ -135,7 +161,7 @@ export async function loadVideoBench(kwargs: Record<string, unknown>, io: Loader
           answer
         })
       } catch (e) {
-        if (e instanceof PyError && e.pyClass === 'NotImplementedError') throw e
+        if (e instanceof MissingTool) throw e
         throw new PyError('ValueError', 'Please check your datasets!')
       }
     }

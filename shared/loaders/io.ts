@@ -45,7 +45,20 @@ export interface LoaderIO {
   decodePicture(bytes: Uint8Array): Promise<DecodedPicture>
   /** zlib deflate with the given parameters (the zlib Pillow and Python's zlib module call). */
   deflate: Deflate
+  /** cv2.VideoCapture(p).get(cv2.CAP_PROP_FRAME_COUNT) as an int; throws MissingTool without a video decoder. */
+  videoFrameCount(p: string): Promise<number>
+  /**
+   * The frames at these decoding positions (ascending) as OpenCV's grab()/retrieve() give them, converted to RGB
+   * pictures; positions past the last decodable frame are left out. Throws MissingTool without a video decoder.
+   */
+  videoFrames(p: string, positions: number[]): Promise<PillowImage[]>
 }
+
+/**
+ * A program this machine lacks and upstream's run would have (ffmpeg for OpenCV's video decoding): not the data's
+ * fault, so loaders let it through instead of turning it into upstream's own error.
+ */
+export class MissingTool extends Error {}
 
 /** os.path.join (POSIX). */
 export function pjoin(...parts: string[]): string {

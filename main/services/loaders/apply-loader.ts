@@ -11,6 +11,7 @@ import type { Problem } from '../../../shared/api/types'
 import type { DatasetConfig } from '../../../shared/config/import'
 import { PyFloat } from '../../../shared/python/json'
 import { PyError, checkReaderColumns, loadKwargs, loaderFor } from '../../../shared/loaders'
+import { MissingTool } from '../../../shared/loaders/io'
 import { NpInt } from '../../../shared/loaders/py'
 import { PilImage } from '../../../shared/loaders/hf-disk'
 import { bytesValue } from '../../../shared/media/media-value'
@@ -140,6 +141,18 @@ export async function applyLoader(o: ApplyLoaderOptions): Promise<LoaderOutcome>
   try {
     res = await loader(kwargs, io)
   } catch (e) {
+    if (e instanceof MissingTool)
+      return {
+        kind: 'as-is',
+        problems: [
+          {
+            code: 'loader-needs-tool',
+            message: `${type}.load() with these options needs ${e.message}. The rows are shown as they are in the file.`,
+            severity: 'error',
+            at
+          }
+        ]
+      }
     const why = e instanceof PyError ? e.pyMessage : e instanceof Error ? e.message : String(e)
     return {
       kind: 'as-is',

@@ -1,4 +1,4 @@
-// The file system, picture codec (sharp) and Parquet reader behind shared/loaders. Pictures a loader would
+// The file system, picture codec (sharp), video decoder (the system's ffmpeg) and Parquet reader behind shared/loaders. Pictures a loader would
 // write beside the data go to the media cache folder instead (mediaDir), so source folders are never written.
 import { createHash } from 'node:crypto'
 import { access, mkdir, opendir, readFile, rename, stat, writeFile } from 'node:fs/promises'
@@ -6,7 +6,8 @@ import path from 'node:path'
 import type { Metadata, Sharp, SharpOptions } from 'sharp'
 import { sharp } from '../media/sharp'
 import type { LoaderIO } from '../../../shared/loaders'
-import type { DecodedPicture } from '../../../shared/loaders/io'
+import { MissingTool, type DecodedPicture } from '../../../shared/loaders/io'
+import { opencvFrameCount, opencvFramesRgb } from '../media/video-frames'
 import { zlibDeflate } from '../../../shared/formats/zlib-deflate'
 import { PyError } from '../../../shared/loaders'
 import { openParquet, parquetMediaFeatures, readParquetRows } from '../datasets/parquet-source'
@@ -89,6 +90,14 @@ export interface NodeLoaderIOOptions {
   /** Files this run wrote, for reports (conformance dumped_files). */
   written?: Set<string>
 }
+
+/** cv2.VideoCapture on a file it cannot open (video.py raises this); a missing ffmpeg is passed on as it is. */
+const unopened =
+  (p: string) =>
+  (e: unknown): never => {
+    if (e instanceof MissingTool) throw e
+    throw new PyError('ValueError', `Could not open video file ${p}`)
+  }
 
 export function nodeLoaderIO(o: NodeLoaderIOOptions): LoaderIO {
   const abs = (p: string): string => path.resolve(o.cwd, p)
@@ -189,7 +198,12 @@ export function nodeLoaderIO(o: NodeLoaderIOOptions): LoaderIO {
     base64: (b) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('base64'),
     decodePicture: (bytes) => decodePicture(bytes),
     // Vanilla zlib's bytes (the system zlib Pillow's wheel calls), not Node's Chromium zlib: see zlib-deflate.ts.
-    deflate: (data, d) => zlibDeflate(data, d)
+    deflate: (data, d) => zlibDeflate(data, d),
+    videoFrameCount: (p) => opencvFrameCount(abs(p)).catch(unopened(p)),
+    videoFrames: async (p, positions) => {
+      const v = await opencvFramesRgb(abs(p), positions).catch(unopened(p))
+      return v.frames.map((pixels) => ({ mode: 'RGB' as const, width: v.width, height: v.height, pixels }))
+    }
   }
 }
 
