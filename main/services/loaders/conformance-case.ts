@@ -12,6 +12,7 @@ import { PyFloat } from '../../../shared/python/json'
 import { PyError, checkReaderColumns, loaderFor, type LoaderResult } from '../../../shared/loaders'
 import { NpInt } from '../../../shared/loaders/py'
 import { base64Of } from '../../../shared/media/media-value'
+import { pillowToBytes } from '../../../shared/media/pillow-png'
 import { decodePicture, nodeLoaderIO, pillowMode } from './node-io'
 import { PilImage } from '../../../shared/loaders/hf-disk'
 import { createHash } from 'node:crypto'
@@ -71,10 +72,13 @@ async function imageTag(img: PilImage): Promise<unknown> {
   if (!img.bytes) return { $image: { path: img.path } }
   const md = await sharp(Buffer.from(img.bytes)).metadata()
   const pic = await decodePicture(img.bytes)
-  const pixels_sha256 = createHash('sha256').update(pic.pixels).digest('hex')
+  const pixels_sha256 = createHash('sha256')
+    .update(pic.mode === 'CMYK' ? pic.pixels : pillowToBytes(pic))
+    .digest('hex')
   return {
     $image: {
-      mode: pillowMode(md),
+      // The modes Pillow keeps for a PNG are read by png-modes.ts; sharp's metadata names the others.
+      mode: pic.mode === 'P' || pic.mode === '1' || pic.mode === 'I;16' ? pic.mode : pillowMode(md),
       size: [pic.width, pic.height],
       format: md.format ? (FORMAT_NAME[md.format] ?? null) : null,
       pixels_sha256

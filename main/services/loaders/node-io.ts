@@ -3,12 +3,14 @@
 import { createHash } from 'node:crypto'
 import { access, mkdir, opendir, readFile, rename, stat, writeFile } from 'node:fs/promises'
 import path from 'node:path'
+import { inflateSync } from 'node:zlib'
 import type { Metadata, Sharp, SharpOptions } from 'sharp'
 import { sharp } from '../media/sharp'
 import type { LoaderIO } from '../../../shared/loaders'
 import { MissingTool, type DecodedPicture } from '../../../shared/loaders/io'
 import { opencvFrameCount, opencvFramesRgb } from '../media/video-frames'
 import { zlibDeflate } from '../../../shared/formats/zlib-deflate'
+import { pillowModePng } from '../../../shared/media/png-modes'
 import { PyError } from '../../../shared/loaders'
 import { openParquet, parquetMediaFeatures, readParquetRows } from '../datasets/parquet-source'
 
@@ -209,9 +211,12 @@ export function nodeLoaderIO(o: NodeLoaderIOOptions): LoaderIO {
 
 /**
  * PIL.Image.open(bytes) as datasets' Image feature decodes it (EXIF orientation applied): Pillow's mode, size
- * and tobytes() pixels, with the ICC profile and PNG transparency colour Pillow keeps in `info`.
+ * and pixels, with the ICC profile and PNG transparency colour Pillow keeps in `info`. Palette, 1-bit and 16-bit
+ * grey PNGs keep their mode (shared/media/png-modes.ts); other pictures go through sharp.
  */
 export async function decodePicture(bytes: Uint8Array): Promise<DecodedPicture> {
+  const kept = pillowModePng(bytes, (d) => inflateSync(d))
+  if (kept) return kept
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   let md: Metadata
   try {
