@@ -6,6 +6,7 @@ import { conformanceRunners, runConformanceCase, type ConformanceHost, type Conf
 import { parsePyJson } from '../../shared/engine'
 import { runLoaderCase } from '../services/loaders/conformance-case'
 import { runCustomDatasetCase } from '../services/config/custom-dataset-case'
+import { runChatmlCase } from '../services/config/chatml-case'
 import { UsageError } from './args'
 import { runHarnessCase, runLmEvalCase, runVlmevalCase } from './conformance-harness'
 
@@ -19,7 +20,9 @@ const runners: Record<string, ConformanceRunner> = {
   // Loader cases need files and a picture codec: main runs them with the app's loader code.
   'aisbench-loader': runLoaderCase,
   // OpenCompass custom datasets: the config completed from files, as a project opening it does.
-  'opencompass-custom': runCustomDatasetCase
+  'opencompass-custom': runCustomDatasetCase,
+  // Run configs' chatml_datasets: the datasets built and ChatMLDataset's rows.
+  'opencompass-chatml': runChatmlCase
 }
 import type { CliIo } from './io'
 

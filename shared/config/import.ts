@@ -5,7 +5,8 @@
 import { isMap, isScalar, isSeq, parseDocument, type Node as YamlNode } from 'yaml'
 import type { EvalLimits } from './python-budget'
 import { evaluatePythonConfig, type ConfigInput, type ConfigResolver, type ConfigTextReader, type Diagnostic } from './python-config'
-import { PyDict, PyList, PyTuple, fromJson, pyRepr, toJson, type Json, type PyValue } from './python-values'
+import { CHATML_TEMPLATE_MODULE, constructChatmlDatasets, readChatmlTemplate } from './chatml'
+import { PyDict, PyError, PyList, PyTuple, fromJson, pyRepr, toJson, type Json, type PyValue } from './python-values'
 
 export type { ConfigInput, ConfigResolver, ConfigTextReader, Diagnostic } from './python-config'
 export type { Json } from './python-values'
@@ -80,7 +81,8 @@ export function importConfig(text: string, options: ImportOptions): ImportedConf
   }
   const variables: Record<string, Json> = {}
   for (const [k, v] of values) variables[k] = toJson(v)
-  const datasets = findDatasets(values)
+  const chatml = values.has('chatml_datasets') ? chatmlRunDatasets(values, options, diagnostics) : null
+  const datasets = chatml ?? findDatasets(values)
   if (datasets.some((d) => d.variable !== 'datasets')) diagnostics.push(...duplicateDatasetWarnings(datasets, values, file))
   if (!datasets.some((d) => d.variable === 'datasets')) diagnostics.push(...notAListErrors(values, file))
   return { datasets, models: findModels(values), variables, diagnostics, inputs }
@@ -258,22 +260,50 @@ const obj = (j: Json | undefined): Record<string, Json> => (j && typeof j === 'o
 function findDatasets(values: Map<string, PyValue>): DatasetConfig[] {
   const hasRunList = collect(values, (n) => n === 'datasets', isDatasetDict).length > 0
   const picked = hasRunList ? collect(values, (n) => n === 'datasets', isDatasetDict) : collectAll(values, (n) => n.endsWith('_datasets'))
-  return picked.map(({ variable, index, value }) => {
-    const raw = obj(normalizeTypes(toJson(value)))
-    return {
-      variable,
-      index,
-      abbr: str(raw.abbr),
-      type: str(raw.type),
-      path: str(raw.path),
-      // A reader_cfg that is not a dict (`reader_cfg = {…},` is a tuple) is kept as it is: upstream fails on it
-      // when it builds the dataset, and so does the render (pipeline checkReaderCfg), saying why.
-      reader_cfg: Array.isArray(raw.reader_cfg) ? (raw.reader_cfg as unknown as Record<string, Json>) : obj(raw.reader_cfg),
-      infer_cfg: obj(raw.infer_cfg),
-      eval_cfg: raw.eval_cfg === undefined ? undefined : obj(raw.eval_cfg),
-      raw
-    }
-  })
+  return picked.map(({ variable, index, value }) => datasetConfig(variable, index, toJson(value)))
+}
+
+function datasetConfig(variable: string, index: number, value: Json): DatasetConfig {
+  const raw = obj(normalizeTypes(value))
+  return {
+    variable,
+    index,
+    abbr: str(raw.abbr),
+    type: str(raw.type),
+    path: str(raw.path),
+    // A reader_cfg that is not a dict (`reader_cfg = {…},` is a tuple) is kept as it is: upstream fails on it
+    // when it builds the dataset, and so does the render (pipeline checkReaderCfg), saying why.
+    reader_cfg: Array.isArray(raw.reader_cfg) ? (raw.reader_cfg as unknown as Record<string, Json>) : obj(raw.reader_cfg),
+    infer_cfg: obj(raw.infer_cfg),
+    eval_cfg: raw.eval_cfg === undefined ? undefined : obj(raw.eval_cfg),
+    raw
+  }
+}
+
+/**
+ * A run config with `chatml_datasets`: upstream's run reads config['datasets'] first (a KeyError without it), then
+ * appends the datasets consturct_chatml_datasets builds from the template module (shared/config/chatml.ts), which
+ * is resolved like a read_base import of this config.
+ */
+function chatmlRunDatasets(values: Map<string, PyValue>, options: ImportOptions, diagnostics: Diagnostic[]): DatasetConfig[] {
+  const { file } = options
+  const fail = (message: string): void => void diagnostics.push({ file, line: 1, column: 1, severity: 'error', message })
+  const out = collectAll(values, (n) => n === 'datasets').map(({ variable, index, value }) => datasetConfig(variable, index, toJson(value)))
+  if (!values.has('datasets')) fail("KeyError: 'datasets' — OpenCompass's run reads the config's `datasets` (try_fill_in_custom_cfgs) before it adds chatml_datasets, so this run config fails upstream; `datasets = []` makes it run")
+  const found = options.resolve?.(CHATML_TEMPLATE_MODULE, file)
+  if (!found) {
+    fail(`chatml_datasets: OpenCompass builds these datasets from ${CHATML_TEMPLATE_MODULE}, which is not found from this config (open it inside an OpenCompass checkout)`)
+    return out
+  }
+  try {
+    const { template, diagnostics: read } = readChatmlTemplate(found, { resolve: options.resolve, readText: options.readText, limits: options.limits })
+    diagnostics.push(...read)
+    constructChatmlDatasets(toJson(values.get('chatml_datasets') ?? null), template).forEach((d, i) => out.push(datasetConfig('chatml_datasets', i, d)))
+  } catch (e) {
+    if (!(e instanceof PyError)) throw e
+    fail(`chatml_datasets: consturct_chatml_datasets (opencompass/utils/run.py) fails with ${e.pyClass}${e.message ? `: ${e.message}` : ''}`)
+  }
+  return out
 }
 
 function findModels(values: Map<string, PyValue>): ModelConfig[] {

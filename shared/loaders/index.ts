@@ -1,8 +1,9 @@
-// AISBench dataset classes (and OpenCompass's CircularCustomDataset) whose load() PromptLoom reproduces, by the name a config's `type` gives. A class
+// AISBench dataset classes (and OpenCompass's CircularCustomDataset and ChatMLDataset) whose load() PromptLoom reproduces, by the name a config's `type` gives. A class
 // not listed here is used as the rows are in the file (the workspace says so in one problem).
 import type { LoaderFn } from './types'
 import { loadMMCustom } from './mm-custom'
 import { loadCircularCustom } from './circular-custom'
+import { loadChatML } from './chatml'
 import { loadOmniDocBench, loadTextVQA, loadVideoBench, loadVocalSound } from './file-loaders'
 import { loadHLE, loadMMMU, loadRealworldQA, loadRefCOCO, loadVideoMME } from './parquet-loaders'
 import { loadMathVision } from './mathvision'
@@ -37,7 +38,9 @@ export const LOADERS: Record<string, LoaderFn> = {
   MathVisionDataset: loadMathVision,
   GEditDataset: loadGEdit,
   // OpenCompass's: the class make_custom_dataset_config gives a circular-mcq custom dataset.
-  CircularCustomDataset: loadCircularCustom
+  CircularCustomDataset: loadCircularCustom,
+  // OpenCompass's: the class of every dataset a run config's chatml_datasets becomes.
+  ChatMLDataset: loadChatML
 }
 
 /** Config keys that BaseDataset does not pass to load(). */

@@ -10,9 +10,11 @@
 // classes by name). Configs on which upstream itself fails are counted apart (and whether we fail too). A list
 // upstream builds from a set of str (calm.py) has a random order upstream (str hashes are randomised per process):
 // it counts when it holds the same datasets and PromptLoom warned about the order.
-import { readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { ourImport } from './our-import'
 
 const args = process.argv.slice(2)
 const opt = (name: string): string | undefined => {
@@ -67,8 +69,10 @@ async function main(): Promise<void> {
   const failures: { file: string; why: string }[] = []
   const reasons = new Map<string, number>()
   const t0 = Date.now()
+  // chatml_datasets configs are imported through a run config written here (our-import.ts).
+  const work = mkdtempSync(join(tmpdir(), 'plbench'))
   for (const up of ups) {
-    const r = loadConfigFile(join(tree, up.file))
+    const r = ourImport(loadConfigFile, tree, up.file, work)
     const err = r.diagnostics.find((d) => d.severity === 'error')
     if (up.error) {
       counts.upstreamFails++
@@ -100,6 +104,7 @@ async function main(): Promise<void> {
     reasons.set(key, (reasons.get(key) ?? 0) + 1)
   }
   const comparable = counts.total - counts.upstreamFails
+  rmSync(work, { recursive: true, force: true })
   console.log(`imported with upstream's dataset list: ${counts.imported} / ${comparable} (of ${counts.total} configs; upstream itself fails on ${counts.upstreamFails}, we fail on ${counts.upstreamFailsWeFail} of those; ${counts.orderRandom} whose order upstream randomises, same datasets, with a warning) in ${((Date.now() - t0) / 1000).toFixed(1)} s`)
   for (const [k, n] of [...reasons].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`  ${String(n).padStart(4)}  ${k}`)
   if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ counts, failures }, null, 1))

@@ -15,6 +15,7 @@ import { spawnSync } from 'node:child_process'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { ourImport } from './our-import'
 
 const args = process.argv.slice(2)
 const opt = (name: string): string | undefined => {
@@ -145,7 +146,7 @@ async function main(): Promise<void> {
   let skipped = 0
   for (const up of ups) {
     if (up.error || !up.datasets) continue
-    const ours = loadConfigFile(join(tree, up.file)).datasets
+    const ours = ourImport(loadConfigFile, tree, up.file, work).datasets
     let taken = 0
     for (let i = 0; i < up.datasets.length && taken < perConfig; i++) {
       const d = up.datasets[i]

@@ -2,6 +2,9 @@
 
     python3 upstream_datasets.py TREE_ROOT CONFIGS_DIR OUT.jsonl
 
+CONFIGS_DIR opencompass/configs/chatml_datasets is read as the `chatml_datasets` of a run config: each file's
+`datasets` entries go through upstream's consturct_chatml_datasets (chatml_goldens.py), as the run builds them.
+
 TREE_ROOT is the checkout (the folder holding `opencompass/` or `ais_bench/`), CONFIGS_DIR the folder of
 dataset configs under it (opencompass/configs/datasets, ais_bench/benchmark/configs/datasets). For each .py
 file below CONFIGS_DIR it writes one line: {"file", "datasets": [...], "error"}.
@@ -194,11 +197,22 @@ def main():
     for d, _, names in os.walk(configs_dir):
         files += [os.path.join(d, n) for n in names if n.endswith('.py') and n != '__init__.py']
     files.sort()
+    chatml = None
+    if os.path.basename(os.path.normpath(configs_dir)) == 'chatml_datasets':
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import chatml_goldens  # noqa: E402
+        chatml = chatml_goldens.construct_function(root)
     with open(out, 'w', encoding='utf-8') as fo:
         for path in files:
             rec = {'file': os.path.relpath(path, root)}
             try:
                 mod = Loader(root).load(path)
+                if chatml:
+                    # A chatml_datasets config is read by a run config (`chatml_datasets = …datasets`, with
+                    # `datasets = []`): the run's datasets are what consturct_chatml_datasets builds from it.
+                    rec['datasets'] = json.loads(json.dumps(chatml(to_json(vars(mod)['datasets']))))
+                    fo.write(json.dumps(rec, ensure_ascii=False) + '\n')
+                    continue
                 datasets = []
                 for k, v in vars(mod).items():
                     # mmengine leaves functions, modules and classes out of the config.
