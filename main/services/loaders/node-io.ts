@@ -11,6 +11,7 @@ import { MissingTool, type DecodedPicture } from '../../../shared/loaders/io'
 import { opencvFrameCount, opencvFramesRgb } from '../media/video-frames'
 import { zlibDeflate } from '../../../shared/formats/zlib-deflate'
 import { pillowModePng } from '../../../shared/media/png-modes'
+import { jpegComment, withJpegComment } from '../../../shared/media/jpeg-comment'
 import { PyError } from '../../../shared/loaders'
 import { openParquet, parquetMediaFeatures, readParquetRows } from '../datasets/parquet-source'
 
@@ -74,15 +75,27 @@ const PILLOW_JPEG = {
 } as const
 const JFIF_APP0 = Buffer.from('ffe000104a46494600010100000100010000', 'hex')
 
-export async function pillowJpeg(img: Sharp): Promise<Buffer> {
-  const out = await img.jpeg(PILLOW_JPEG).toBuffer()
-  if (out[2] === 0xff && out[3] === 0xe0) return out
-  return Buffer.concat([out.subarray(0, 2), JFIF_APP0, out.subarray(2)])
+/** A decoded picture saved as JPEG by Pillow, with the comment the source JPEG carried (its info["comment"]). */
+export async function pillowJpeg(img: Sharp, source: Uint8Array): Promise<Buffer> {
+  let out = await img.jpeg(PILLOW_JPEG).toBuffer()
+  // libjpeg writes JFIF for grey and YCbCr pictures only; a CMYK one starts with Adobe's APP14 instead.
+  const first = out[3]
+  if (out[2] === 0xff && first !== 0xe0 && first !== 0xee) out = Buffer.concat([out.subarray(0, 2), JFIF_APP0, out.subarray(2)])
+  const withComment = withJpegComment(out, jpegComment(source))
+  return withComment === out ? out : Buffer.from(withComment)
 }
 
 /** A picture decoded as PIL.Image.open does: its embedded ICC profile is kept in info, never applied to the pixels. */
 const pil = (bytes: Uint8Array, o: SharpOptions = {}): Sharp =>
   sharp(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), { ignoreIcc: true, ...o })
+
+/**
+ * A CMYK picture kept in CMYK, as Pillow holds it ("CMYK", Adobe's inverted JPEG samples turned back): libvips
+ * would otherwise convert it to sRGB through a CMYK profile.
+ */
+const keepCmyk = (img: Sharp): Sharp => img.pipelineColourspace('cmyk').toColourspace('cmyk')
+
+const cmykPng = (): PyError => new PyError('OSError', 'cannot write mode CMYK as PNG')
 
 export interface NodeLoaderIOOptions {
   /** Working directory for relative paths (upstream resolves them against the process's). */
@@ -148,10 +161,12 @@ export function nodeLoaderIO(o: NodeLoaderIOOptions): LoaderIO {
       // decode_base64_to_image: RGBA, P and LA become RGB (alpha dropped, not composited); other modes stay.
       if (mode === 'RGBA' || mode === 'P' || mode === 'LA') img = img.removeAlpha().toColourspace('srgb')
       else if (mode === 'L') img = img.toColourspace('b-w')
+      else if (mode === 'CMYK') img = keepCmyk(img)
       const ext = path.extname(p).toLowerCase()
       const fmt = FORMAT_OF_EXT[ext]
       if (!fmt) throw new PyError('ValueError', `unknown file extension: ${ext}`)
-      const out = fmt === 'jpeg' ? await pillowJpeg(img) : await img.toFormat(fmt).toBuffer()
+      if (mode === 'CMYK' && fmt === 'png') throw cmykPng()
+      const out = fmt === 'jpeg' ? await pillowJpeg(img, bytes) : await img.toFormat(fmt).toBuffer()
       await mkdir(path.dirname(abs(p)), { recursive: true })
       await writeBytes(abs(p), out)
       wrote(abs(p))
@@ -159,10 +174,14 @@ export function nodeLoaderIO(o: NodeLoaderIOOptions): LoaderIO {
     reencodeImage: async (bytes, format, opts) => {
       let img = pil(bytes)
       if (opts?.rgb) img = img.removeAlpha().toColourspace('srgb')
-      return (format === 'jpeg' ? await pillowJpeg(img) : await img.toFormat(format).toBuffer()).toString('base64')
+      else if (pillowMode(await img.metadata()) === 'CMYK') {
+        if (format === 'png') throw cmykPng()
+        img = keepCmyk(img)
+      }
+      return (format === 'jpeg' ? await pillowJpeg(img, bytes) : await img.toFormat(format).toBuffer()).toString('base64')
     },
     saveRgbJpeg: async (bytes, p) => {
-      const out = await pillowJpeg(pil(bytes).removeAlpha().toColourspace('srgb'))
+      const out = await pillowJpeg(pil(bytes).removeAlpha().toColourspace('srgb'), bytes)
       await mkdir(path.dirname(abs(p)), { recursive: true })
       await writeBytes(abs(p), out)
       wrote(abs(p))
@@ -227,7 +246,7 @@ export async function decodePicture(bytes: Uint8Array): Promise<DecodedPicture> 
   const mode = pillowMode(md)
   let img = sharp(buf, { ignoreIcc: true }).autoOrient()
   if (mode === 'CMYK') {
-    const { data, info } = await img.raw().toBuffer({ resolveWithObject: true })
+    const { data, info } = await keepCmyk(img).raw().toBuffer({ resolveWithObject: true })
     return { mode: 'CMYK', width: info.width, height: info.height, pixels: new Uint8Array(data) }
   }
   // Palette pictures come back expanded (RGB, or RGBA with a transparent entry); 16-bit ones as 8-bit.

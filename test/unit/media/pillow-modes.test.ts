@@ -1,11 +1,12 @@
 // Palette, 1-bit and 16-bit grey PNGs keep their Pillow mode when a loader decodes them (node-io decodePicture,
 // shared/media/png-modes.ts) and are written back as Pillow writes them (shared/media/pillow-png.ts): fewest palette
-// bits, PLTE and tRNS cut to the palette, unfiltered palette rows with the default deflate strategy. Expected bytes
-// from Pillow (test/fixtures/pillow-modes/make.py).
+// bits, PLTE and tRNS cut to the palette, unfiltered palette rows with the default deflate strategy. JPEGs keep
+// their comment and CMYK when re-encoded. Expected bytes from Pillow (test/fixtures/pillow-modes/make.py).
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { decodePicture } from '../../../main/services/loaders/node-io'
+import { tmpdir } from 'node:os'
+import { decodePicture, nodeLoaderIO } from '../../../main/services/loaders/node-io'
 import { zlibDeflate } from '../../../shared/formats/zlib-deflate'
 import { pillowPng, pillowToBytes, type PillowImage } from '../../../shared/media/pillow-png'
 
@@ -16,7 +17,9 @@ interface Case {
   pillow: string
   tobytes: string
 }
-const cases = JSON.parse(readFileSync(path.join(__dirname, '../../fixtures/pillow-modes/pillow-modes.json'), 'utf8')) as Case[]
+const fixture = (name: string): Case[] => JSON.parse(readFileSync(path.join(__dirname, '../../fixtures/pillow-modes', name), 'utf8')) as Case[]
+const cases = fixture('pillow-modes.json')
+const [commented, cmyk] = fixture('pillow-jpeg.json')
 
 async function decoded(c: Case): Promise<PillowImage> {
   const pic = await decodePicture(Buffer.from(c.source, 'base64'))
@@ -45,5 +48,28 @@ describe('PNG modes Pillow keeps', () => {
     const theirs = Buffer.from(c.tobytes, 'base64')
     const values = (b: Buffer, size: number) => Array.from({ length: b.length / size }, (_, i) => (size === 2 ? b.readUInt16LE(i * 2) : b.readInt32LE(i * 4)))
     expect(values(mine, 2)).toEqual(values(theirs, 4))
+  })
+})
+
+describe('JPEGs re-encoded as Pillow saves them', () => {
+  const io = nodeLoaderIO({ cwd: tmpdir(), cacheDir: tmpdir() })
+  const source = (c: Case) => Buffer.from(c.source, 'base64')
+
+  it("a JPEG's comment is written again, right after the JFIF header", async () => {
+    expect(await io.reencodeImage(source(commented), 'jpeg')).toBe(commented.pillow)
+  })
+
+  it("a CMYK JPEG opens as CMYK with Pillow's samples (Adobe's inverted ones turned back)", async () => {
+    const pic = await decodePicture(source(cmyk))
+    expect(pic.mode).toBe('CMYK')
+    expect(Buffer.from(pic.pixels).toString('base64')).toBe(cmyk.tobytes)
+  })
+
+  it('a CMYK JPEG saved as JPEG stays CMYK', async () => {
+    expect(await io.reencodeImage(source(cmyk), 'jpeg')).toBe(cmyk.pillow)
+  })
+
+  it('a CMYK picture cannot be written as PNG', async () => {
+    await expect(io.reencodeImage(source(cmyk), 'png')).rejects.toMatchObject({ pyClass: 'OSError', message: expect.stringContaining('cannot write mode CMYK as PNG') })
   })
 })
