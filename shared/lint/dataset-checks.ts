@@ -259,8 +259,27 @@ export function duplicates(features: (RowFeatures | undefined)[], live: (i: numb
   // row → the first other row it duplicates (an example partner)
   const exact = new Map<number, number>()
   for (const l of byKey.values()) if (l.length > 1) for (const i of l) exact.set(i, l[0] === i ? l[1] : l[0])
-  const near = new Map<number, number>()
-  const buckets = new Map<number, number[]>()
+  // row → its near partner, -1 for none (an array: most rows of a templated set have one)
+  const partner = new Int32Array(features.length).fill(-1)
+  // Band keys are bucketed in a hash table of typed arrays, not a Map of arrays (100,000 rows make 800,000 band keys
+  // and as many small arrays): buckets are numbered as first met and visited in that order, each a chain of its
+  // rows in the order they were added, so the pairs found are the ones a Map of arrays gives.
+  let rows = 0
+  features.forEach((f, i) => {
+    if (f?.sig && live(i)) rows++
+  })
+  const entries = rows * BANDS
+  const bits = Math.max(4, Math.ceil(Math.log2(entries * 1.5 + 1)))
+  const mask = (1 << bits) - 1
+  const slotKey = new Float64Array(mask + 1)
+  const slotBucket = new Int32Array(mask + 1).fill(-1)
+  const head = new Int32Array(entries)
+  const tail = new Int32Array(entries)
+  const size = new Int32Array(entries)
+  const entryRow = new Int32Array(entries)
+  const next = new Int32Array(entries)
+  let buckets = 0
+  let e = 0
   features.forEach((f, i) => {
     if (!f?.sig || !live(i)) return
     for (let b = 0; b < BANDS; b++) {
@@ -273,33 +292,50 @@ export function duplicates(features: (RowFeatures | undefined)[], live: (i: numb
         h2 = Math.imul(h2 ^ v, 0x5bd1e995) ^ (h2 >>> 13)
       }
       const key = (h1 >>> 0) * 0x200000 + ((h2 >>> 0) & 0x1fffff)
-      const l = buckets.get(key)
-      if (l) l.push(i)
-      else buckets.set(key, [i])
+      let s = Math.imul(h1 ^ h2, 0x9e3779b1) >>> (32 - bits)
+      while (slotBucket[s] >= 0 && slotKey[s] !== key) s = (s + 1) & mask
+      let k = slotBucket[s]
+      if (k < 0) {
+        k = buckets++
+        slotBucket[s] = k
+        slotKey[s] = key
+        head[k] = e
+      } else next[tail[k]] = e
+      tail[k] = e
+      size[k]++
+      entryRow[e] = i
+      next[e] = -1
+      e++
     }
   })
   // Each row is compared with the first few rows of its buckets only: linear in the rows, and a row with any
   // near partner is found through one of them (a bucket of similar rows shares its first members).
   const REPS = 4
-  for (const l of buckets.values()) {
-    if (l.length < 2) continue
-    const reps = Math.min(REPS, l.length)
-    for (let y = 1; y < l.length; y++) {
-      const j = l[y]
+  const firsts = new Int32Array(REPS)
+  for (let k = 0; k < buckets; k++) {
+    if (size[k] < 2) continue
+    let y = 0
+    for (let at = head[k]; at >= 0; at = next[at], y++) {
+      const j = entryRow[at]
       const fj = features[j]!
-      for (let x = 0; x < Math.min(reps, y); x++) {
-        const i = l[x]
+      for (let x = 0; x < Math.min(REPS, y); x++) {
+        const i = firsts[x]
         const fi = features[i]!
         if (fi.exact === fj.exact) continue
-        if (near.has(j) && near.has(i)) break
+        if (partner[j] >= 0 && partner[i] >= 0) break
         let agree = 0
-        for (let k = 0; k < MINHASH_SIZE; k++) if (fi.sig![k] === fj.sig![k]) agree++
+        for (let q = 0; q < MINHASH_SIZE; q++) if (fi.sig![q] === fj.sig![q]) agree++
         if (agree < NEAR_AGREE) continue
-        if (!near.has(i)) near.set(i, j)
-        if (!near.has(j)) near.set(j, i)
+        if (partner[i] < 0) partner[i] = j
+        if (partner[j] < 0) partner[j] = i
         break
       }
+      if (y < REPS) firsts[y] = j
     }
   }
+  const near = new Map<number, number>()
+  partner.forEach((p, i) => {
+    if (p >= 0) near.set(i, p)
+  })
   return { exact, near }
 }
