@@ -37,4 +37,4 @@ export const API_CHANNELS = [
   'media.peaks'
 ] as const
 
-export const API_EVENTS = ['progress', 'project.changed'] as const
+export const API_EVENTS = ['progress', 'project.changed', 'dataset.firstRows'] as const

@@ -446,6 +446,17 @@ export interface ApiEvents {
    * problems and, when rows were skipped, row numbers and counts). Same `id` as the summary it replaces.
    */
   'project.changed': ProjectChangedEvent
+  /**
+   * The first rows of a dataset being opened, as soon as they can be read (a large file is still being indexed):
+   * the row list shows them until the open finishes.
+   */
+  'dataset.firstRows': FirstRowsEvent
+}
+
+export interface FirstRowsEvent {
+  /** The dataset file the rows come from. */
+  file: string
+  items: RowListItem[]
 }
 
 export interface ProjectChangedEvent {

@@ -148,9 +148,60 @@ async function openAndCheck(t, name, target, expectKinds, extra) {
   }
 }
 
+/**
+ * A VLMEvalKit TSV of ~240 MB (2,500 rows, ~95 KB of base64 JPEG each, as benchmark files are): its first rows are
+ * in the list while the file is still being indexed, before the open finishes and the project name changes.
+ */
+async function firstRowsCheck(t, dir) {
+  const raw = Buffer.alloc(460 * 320 * 3)
+  let seed = 7
+  for (let i = 0; i < raw.length; i++) raw[i] = (seed = (seed * 1103515245 + 12345) & 0x7fffffff) & 0xff
+  const jpeg = (await sharp(raw, { raw: { width: 460, height: 320, channels: 3 } }).jpeg({ quality: 80 }).toBuffer()).toString('base64')
+  const file = join(dir, 'big_vlm.tsv')
+  const lines = ['index\tquestion\tA\tB\tanswer\timage']
+  for (let i = 0; i < 2500; i++) lines.push(`${i}\tWhich option describes picture ${i}?\tred\tblue\t${'AB'[i % 2]}\t${jpeg}`)
+  writeFileSync(file, lines.join('\n') + '\n')
+  const serve = await startServe([join(dir, 'vlm', 'MMBench_DEV.tsv')])
+  const browser = await launchBrowser()
+  try {
+    const page = browser.ctx.pages()[0] ?? (await browser.ctx.newPage())
+    page.setDefaultTimeout(60000)
+    await page.goto(serve.url)
+    await page.getByTestId('model-column').first().waitFor()
+    const before = await page.getByTestId('project-name').textContent()
+    await t.check('a large VLMEvalKit TSV shows its first rows while it is indexed, before the open finishes', async () => {
+      // When the first row of the new file and the new project name each appear, and whether the note showed.
+      await page.evaluate((name) => {
+        const seen = (window.__firstRows = { row: 0, project: 0, note: false })
+        new MutationObserver(() => {
+          const now = performance.now()
+          if (!seen.row && [...document.querySelectorAll('[data-testid=row-item]')].some((r) => r.textContent.includes('Which option describes picture 0?'))) seen.row = now
+          if (!seen.project && document.querySelector('[data-testid=project-name]')?.textContent !== name) seen.project = now
+          seen.note ||= !!document.querySelector('[data-testid=first-rows-note]')
+        }).observe(document.body, { childList: true, subtree: true, characterData: true })
+      }, before)
+      await page.getByTestId('row-list').focus()
+      await page.keyboard.press('o')
+      await page.getByTestId('open-path').fill(file)
+      await page.getByTestId('open-path').press('Enter')
+      await page.waitForFunction(() => window.__firstRows.project > 0)
+      await page.getByTestId('row-item').first().waitFor()
+      const seen = await page.evaluate(() => window.__firstRows)
+      assert(seen.row > 0 && seen.row < seen.project, `first row at ${seen.row.toFixed(0)} ms, project at ${seen.project.toFixed(0)} ms`)
+      assert(seen.note, 'no "showing the first rows" note while indexing')
+      assert((await page.getByTestId('first-rows-note').count()) === 0, 'the note stays after the open')
+      return `first rows ${(seen.project - seen.row).toFixed(0)} ms before the open finished`
+    })
+  } finally {
+    await browser.close()
+    serve.stop()
+  }
+}
+
 export async function runMultimodalSpecs(t) {
   const dir = mkdtempSync(join(tmpdir(), 'pl-e2e-mm-'))
   const f = await makeFiles(dir)
+  await firstRowsCheck(t, dir)
   await openAndCheck(t, 'VLMEvalKit TSV with base64 images', f.tsv, ['image'])
   await openAndCheck(t, 'Hugging Face Parquet with Image and Audio', f.hf, ['image', 'audio'])
   await openAndCheck(t, 'AISBench mm_custom JSONL', f.mm, ['image'], async (page) => {

@@ -12,6 +12,8 @@ import { parseCsvRecord } from './csv-record'
 export interface CsvScanInput {
   file: string
   delimiter: string
+  /** Scan only the first this many bytes: the records wholly inside them (a peek at the first rows). */
+  maxBytes?: number
 }
 
 export interface CsvScanOutput extends RowIndex {
@@ -28,8 +30,9 @@ export async function scanCsvFile(input: CsvScanInput, ctx: TaskContext): Promis
   const { file, delimiter } = input
   const fh = await open(file, 'r')
   const size = (await fh.stat()).size
-  const buf = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(16, size)))
-  const records = new RowIndexBuilder(size / 100)
+  const limit = Math.min(size, input.maxBytes ?? size)
+  const buf = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(16, limit)))
+  const records = new RowIndexBuilder(limit / 100)
   const errors: DatasetError[] = []
   let cancelled = false
 
@@ -50,12 +53,12 @@ export async function scanCsvFile(input: CsvScanInput, ctx: TaskContext): Promis
     // The record ended at a CR: a LF right after it belongs to the same line break.
     let afterCr = false
     const d = delimiter.charCodeAt(0)
-    while (pos < size) {
+    while (pos < limit) {
       if (ctx.aborted()) {
         cancelled = true
         return null
       }
-      const { bytesRead } = await fh.read(buf, 0, buf.length, pos)
+      const { bytesRead } = await fh.read(buf, 0, Math.min(buf.length, limit - pos), pos)
       if (bytesRead === 0) break
       // Where the next look for a plain record (below) may start.
       let plainFrom = 0
@@ -117,6 +120,8 @@ export async function scanCsvFile(input: CsvScanInput, ctx: TaskContext): Promis
       pos += bytesRead
       ctx.progress({ bytesDone: pos, rows: records.length })
     }
+    // A peek ends inside a record: the records before it are all it has.
+    if (limit < size) return null
     if (inQuotes) return { start: recStart, line: recLine }
     if (size > recStart) records.push(recStart, size, recLine)
     return null

@@ -11,6 +11,7 @@ import { layoutOf } from './layout'
 import { defaultCacheDir, loadCache, saveCache, stampOf, type CachedPart, type FileStamp } from './index-cache'
 import { CancelledError, indexFileStaged, type StagedFile } from './index-file'
 import { allBlank, bomLength } from './jsonl-index'
+import { scanCsvFile } from './csv-index'
 import { decodeRow, type RowFormat } from './row-decode'
 import { readSpans, type RowSpans } from './row-spans'
 import { mergeColumns, summarizeColumns, type ColumnAcc } from './columns'
@@ -23,7 +24,7 @@ export interface OpenOptions {
   cacheDir?: string | null
   signal?: AbortSignal
   onProgress?: (p: Progress) => void
-  /** Called with the first rows of the first split as soon as they can be read (JSONL: before indexing). */
+  /** Called with the first rows of the first split as soon as they can be read (JSONL, CSV, TSV: before indexing). */
   onFirstRows?: (split: string, rows: RowRecord[]) => void
   /** Rows longer than this are reported and skipped rather than parsed (default 64 MiB). */
   maxRowBytes?: number
@@ -212,6 +213,35 @@ export async function peekJsonl(file: string, count: number): Promise<RowRecord[
   }
 }
 
+/** Bytes a CSV/TSV peek reads: 50 rows of a VLMEvalKit TSV (~95 KB of base64 each) and the header. */
+const PEEK_BYTES = 8 << 20
+
+/**
+ * The first rows of a CSV/TSV file from its first PEEK_BYTES, before any index exists: the index's own scanner
+ * over that prefix, then the rows read as the handle reads them. Rows that cannot be decoded are left out and
+ * the rest numbered as validation will number them.
+ */
+export async function peekDelimited(file: string, format: 'csv' | 'tsv', count: number): Promise<RowRecord[]> {
+  const delimiter = format === 'tsv' ? '\t' : ','
+  const scan = await scanCsvFile({ file, delimiter, maxBytes: PEEK_BYTES }, { progress: () => {}, aborted: () => false })
+  const out: RowRecord[] = []
+  if (!scan.header) return out
+  // `count` records at a time until `count` rows could be read.
+  for (let from = 0; out.length < count && from < scan.starts.length; from += count) {
+    const raw = Array.from({ length: Math.min(count, scan.starts.length - from) }, (_, i) => from + i)
+    const rows = await readSpans({ file, format, header: scan.header, delimiter, indices: raw, raw, lines: raw.map((i) => scan.lines[i]), starts: raw.map((i) => scan.starts[i]), ends: raw.map((i) => scan.ends[i]) })
+    for (const r of rows) if (!r.error && out.length < count) out.push({ ...r, index: out.length })
+  }
+  return out
+}
+
+/** The first rows of a file a peek can read before it is indexed (JSONL, CSV, TSV); null for other formats. */
+function peekFirstRows(file: string, format: DatasetFormat, count: number): Promise<RowRecord[]> | null {
+  if (format === 'jsonl') return peekJsonl(file, count)
+  if (format === 'csv' || format === 'tsv') return peekDelimited(file, format, count)
+  return null
+}
+
 /** Row number within its source → row number in the split, per source; maps a split's numbering before validation. */
 interface Numbering {
   cum: number[]
@@ -239,11 +269,31 @@ function rankIn(sorted: Uint32Array, x: number): { below: number; hit: boolean }
   return { below: lo, hit: lo < sorted.length && sorted[lo] === x }
 }
 
-/** The columns of the first rows, so a deferred open can name its columns before validation has seen them all. */
-async function sampleColumns(splits: Split[], read: (split: string, start: number, count: number) => Promise<RowRecord[]>): Promise<Map<string, ColumnAcc>> {
+/** Rows a deferred open samples for its interim columns: the first 1,000, or those in the first 16 MiB. */
+const SAMPLE_ROWS = 1000
+const SAMPLE_BYTES = 16 << 20
+
+/**
+ * The columns of the first rows, so a deferred open can name its columns before validation has seen them all. A
+ * file of 95 KB base64 pictures per row stops at ~170 rows: 1,000 were 95 MB read and decoded before the open
+ * could return.
+ */
+async function sampleColumns(
+  splits: Split[],
+  read: (split: string, start: number, count: number) => Promise<RowRecord[]>,
+  spans: (split: string, start: number, count: number) => RowSpans[] | null
+): Promise<Map<string, ColumnAcc>> {
   const insp = new RowInspector('', false, 0, 0)
   const s = splits[0]
-  if (s) for (const r of await read(s.name, 0, 1000)) if (!r.error) insp.inspect(r.value, r.index, undefined, undefined)
+  if (!s) return insp.cols
+  let n = SAMPLE_ROWS
+  const first = spans(s.name, 0, n)?.[0]
+  if (first) {
+    let k = 1
+    while (k < first.ends.length && first.ends[k] - first.starts[0] <= SAMPLE_BYTES) k++
+    if (k < first.ends.length) n = k
+  }
+  for (const r of await read(s.name, 0, n)) if (!r.error) insp.inspect(r.value, r.index, undefined, undefined)
   return insp.cols
 }
 
@@ -266,10 +316,10 @@ export async function openDataset(target: string, options: OpenOptions = {}): Pr
     const sources: Source[] = []
     for (const f of ls.files) {
       if (options.signal?.aborted) throw new CancelledError()
-      if (!firstSent && options.onFirstRows && f.format === 'jsonl') {
+      const peek = !firstSent && options.onFirstRows ? peekFirstRows(f.file, f.format, 50) : null
+      if (peek) {
         firstSent = true
-        const rows = await peekJsonl(f.file, 50).catch(() => [])
-        options.onFirstRows(ls.name, rows)
+        options.onFirstRows!(ls.name, await peek.catch(() => []))
       }
       const bytesTotal = (await stat(f.file)).size
       const progress = (phase: Progress['phase'], bytesDone: number, _total: number, rows: number): void =>
@@ -419,7 +469,7 @@ export async function openDataset(target: string, options: OpenOptions = {}): Pr
       media
     })
   }
-  summarize(pending.length ? await sampleColumns(splits, readRows) : null)
+  summarize(pending.length ? await sampleColumns(splits, readRows, rowSpans) : null)
 
   if (pending.length) {
     let run: Promise<ValidationOutcome> | null = null

@@ -11,6 +11,7 @@ import { loadConfig } from '../config/load-config-async'
 import { configInputProblems } from '../config/config-inputs'
 import { completeCustomDatasets } from '../config/custom-datasets'
 import { openDataset, type DatasetHandle } from '../datasets'
+import type { RowRecord } from '../datasets/types'
 import { migrateLegacyStore } from '../store/project-store'
 import { applyLoader } from '../loaders/apply-loader'
 import { looksLikeMmCustom, mmCustomConfig } from '../loaders/detect'
@@ -68,6 +69,8 @@ export interface LoadOptions {
   deferMinBytes?: number
   /** Whether curation is saved with the project (an older folder store is then migrated to this dataset's). */
   persistent: boolean
+  /** Called with the dataset's first rows as soon as they can be read, before it is indexed (see openDataset). */
+  onFirstRows?: (file: string, split: string, rows: RowRecord[]) => void
 }
 
 /** Resolves what `path` is (project folder, config, dataset) and loads it. */
@@ -127,9 +130,11 @@ export async function loadProject(spec: ProjectSpec, o: LoadOptions): Promise<Lo
   const task = o.tasks.start('Indexing dataset')
   let dataset: DatasetHandle
   try {
+    const onFirstRows = o.onFirstRows
     dataset = await openDataset(datasetFile, {
       signal: task.signal,
       onProgress: (p) => task.progress(p.bytesDone, p.bytesTotal),
+      ...(onFirstRows ? { onFirstRows: (split: string, rows: RowRecord[]) => onFirstRows(datasetFile, split, rows) } : {}),
       ...(o.deferValidation ? { validate: 'deferred' as const, deferMinBytes: o.deferMinBytes } : {})
     })
   } finally {

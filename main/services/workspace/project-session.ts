@@ -15,6 +15,7 @@ import { libraryProfiles, loadModels } from './load-models'
 import { checkSplitMedia } from './media-check'
 import { datasetProblems, datasetSummary, loadProject, loadProjectPath, modelSummary, rootsOf, splitSize, type LoadedProject, type LoadOptions } from './project-load'
 import type { ProjectSpec } from './project-spec'
+import { previewItem } from './row-query'
 import type { Tasks } from './tasks'
 
 /** Datasets above this many rows check their media with a progress bar (smaller ones finish at once). */
@@ -112,6 +113,14 @@ export class ProjectSession {
     return { tasks: this.tasks, deferValidation, deferMinBytes: this.opts.deferValidationAbove, persistent: this.persistent }
   }
 
+  /** The app's open: its list shows the dataset's first rows while the rest is indexed and the project loads. */
+  private appLoadOptions(): LoadOptions {
+    return {
+      ...this.loadOptions(true),
+      onFirstRows: (file, split, rows) => this.host.emit('dataset.firstRows', { file, items: rows.map((r) => previewItem(split, r.index, r.value)) })
+    }
+  }
+
   async open(path: string, opts: { mediaFolder?: string } = {}): Promise<ProjectSummary> {
     // One open at a time; a second request for the same project waits for the first.
     const run = async () => {
@@ -123,7 +132,7 @@ export class ProjectSession {
       this.release()
       let p: LoadedProject
       try {
-        p = await loadProjectPath(path, this.loadOptions(true), opts.mediaFolder)
+        p = await loadProjectPath(path, this.appLoadOptions(), opts.mediaFolder)
       } catch (e) {
         if (prev && interrupted && this.project === prev) this.startValidation(prev)
         throw e

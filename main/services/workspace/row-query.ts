@@ -105,17 +105,13 @@ export class RowQuery {
   }
 
   private listItem(p: LoadedProject, index: number, value: Record<string, unknown>, inputs: (row: Record<string, unknown>) => string[] | null, columns?: string[]): RowListItem {
-    const media = findMediaRefs(value).map((r) => ({ field: r.field, kind: r.kind, raw: r.refKind === 'base64' || r.refKind === 'data-url' ? refLabel(r) : r.value.length > 80 ? r.value.slice(0, 60) + '…' : r.value }))
     const facts = rowFacts(value, inputs(value))
     const mediaWarnings = p.media?.rows.get(index)
     if (mediaWarnings) facts.warnings.push(...mediaWarnings)
     const c = this.session.curation.record(index)
     const item: RowListItem = {
-      index,
-      split: p.testSplit,
-      preview: previewOf(value),
+      ...previewItem(p.testSplit, index, value),
       status: c?.status ?? 'unreviewed',
-      media,
       problems: facts.warnings.length,
       warnings: facts.warnings,
       chars: facts.chars,
@@ -126,6 +122,12 @@ export class RowQuery {
     if (columns?.length) item.cells = Object.fromEntries(columns.map((k) => [k, cellText(value[k])]))
     return item
   }
+}
+
+/** A row as the list shows it before anything is known about the project: its preview and media, unreviewed. */
+export function previewItem(split: string, index: number, value: Record<string, unknown>): RowListItem {
+  const media = findMediaRefs(value).map((r) => ({ field: r.field, kind: r.kind, raw: r.refKind === 'base64' || r.refKind === 'data-url' ? refLabel(r) : r.value.length > 80 ? r.value.slice(0, 60) + '…' : r.value }))
+  return { index, split, preview: previewOf(value), status: 'unreviewed', media, problems: 0 }
 }
 
 function cellText(v: unknown): string {

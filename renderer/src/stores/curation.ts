@@ -71,6 +71,8 @@ export const useCuration = defineStore('curation', () => {
   }
 
   async function run<T>(fn: () => Promise<T>): Promise<T | undefined> {
+    // The list shows the first rows of a dataset still being opened: the server's rows are another project's.
+    if (ws.firstRowsOf) return undefined
     busy.value = true
     ws.error = null
     try {

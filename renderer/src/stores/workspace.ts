@@ -59,6 +59,22 @@ export const useWorkspace = defineStore('workspace', () => {
     progress.value = [...running.values()].at(-1) ?? null
   })
 
+  /**
+   * The dataset file being opened while the list shows its first rows (read before the file is indexed; the
+   * server's project is still the previous one): the list is read-only until the open finishes.
+   */
+  const firstRowsOf = ref<string | null>(null)
+  let opening = false
+  api.on('dataset.firstRows', (e) => {
+    if (!opening) return
+    firstRowsOf.value = e.file
+    pages.value = new Map([[0, e.items]])
+    pending.clear()
+    total.value = e.items.length
+    selected.value = 0
+    render.value = null
+  })
+
   // Background validation of a large dataset ended: final columns and problems, and, when rows were skipped or
   // the saved curation was loaded, row numbers and statuses changed under the pages already fetched.
   api.on('project.changed', (e) => {
@@ -74,8 +90,11 @@ export const useWorkspace = defineStore('workspace', () => {
 
   async function load(open: () => Promise<ProjectSummary>) {
     error.value = null
+    opening = true
     try {
       const p = await open()
+      opening = false
+      firstRowsOf.value = null
       project.value = p
       variantId.value = rememberedVariant(p) ?? p.variants[0]?.id ?? ''
       modelIds.value = p.models.map((m) => m.id)
@@ -87,6 +106,12 @@ export const useWorkspace = defineStore('workspace', () => {
       await resetRows()
     } catch (e) {
       error.value = e instanceof Error ? e.message : String(e)
+      // The open failed: the list goes back to the project that stays open.
+      opening = false
+      if (firstRowsOf.value) {
+        firstRowsOf.value = null
+        if (project.value) await resetRows()
+      }
     }
   }
 
@@ -101,7 +126,7 @@ export const useWorkspace = defineStore('workspace', () => {
   }
 
   async function fetchPage(pageNo: number) {
-    if (pages.value.has(pageNo) || pending.has(pageNo)) return
+    if (pages.value.has(pageNo) || pending.has(pageNo) || firstRowsOf.value) return
     pending.add(pageNo)
     try {
       const page = await api.rows.page({
@@ -143,7 +168,7 @@ export const useWorkspace = defineStore('workspace', () => {
 
   async function renderSelected() {
     const item = itemAt(selected.value)
-    if (!item || !variantId.value) return
+    if (!item || !variantId.value || firstRowsOf.value) return
     const seq = ++renderSeq
     rendering.value = true
     try {
@@ -164,7 +189,7 @@ export const useWorkspace = defineStore('workspace', () => {
   }
 
   async function select(pos: number) {
-    if (total.value === 0) return
+    if (total.value === 0 || firstRowsOf.value) return
     selected.value = Math.max(0, Math.min(total.value - 1, pos))
     if (!pages.value.has(Math.floor(selected.value / PAGE))) await fetchPage(Math.floor(selected.value / PAGE))
     await renderSelected()
@@ -198,6 +223,7 @@ export const useWorkspace = defineStore('workspace', () => {
 
   /** Re-reads the list after a change (filter, curation, undo) keeping the selected position where it can. */
   async function refreshRows(opts: { keepSelection?: boolean } = {}) {
+    if (firstRowsOf.value) return
     const keep = opts.keepSelection ? selected.value : 0
     pages.value = new Map()
     pending.clear()
@@ -231,7 +257,7 @@ export const useWorkspace = defineStore('workspace', () => {
 
   return {
     project, total, query, selected, variantId, variant, modelIds, render, rendering, error, progress, showIce,
-    filter, sort, columns, splitTotal,
+    filter, sort, columns, splitTotal, firstRowsOf,
     load, itemAt, prefetch, select, renderSelected, setStatus, search, fetchPage, refreshRows, patchItems, hasFilter,
     renderHook
   }
