@@ -4,6 +4,8 @@
 // thread did; meanwhile the main thread, whose project is already open, renders the first blocks. Blocks are handed
 // out as threads finish, with at most WINDOW blocks rendered ahead of the one being written (bounded memory).
 import { existsSync } from 'node:fs'
+import { readdir, stat } from 'node:fs/promises'
+import { join } from 'node:path'
 import { availableParallelism } from 'node:os'
 import { Worker } from 'node:worker_threads'
 import type { ExportOptions } from '../services/workspace/export'
@@ -42,31 +44,144 @@ export interface RenderJob {
   options: ExportOptions
 }
 
+/** What the main thread sends a worker: the project to open (once), then blocks of rows. */
+export type WorkerRequest = { type: 'open'; job: RenderJob } | { type: 'block'; id: number; start: number; end: number }
+
 /** What a worker sends back. */
 export type WorkerReply =
   | { type: 'ready' }
-  | { type: 'block'; id: number; chunks: { buf: ArrayBuffer; off: number; len: number }[]; lines: number; failed: number }
+  | {
+      type: 'block'
+      id: number
+      chunks: { buf: ArrayBuffer; off: number; len: number }[]
+      lines: number
+      failed: number
+    }
   | { type: 'error'; message: string }
 
 /**
- * The encoded output of rows [start, end) in order, rendered by `threads` threads: this one (`renderHere`, over the
- * project it has open) and threads - 1 workers. `onBlock` gets each block's line and failed-line counts.
+ * Render worker threads. They can be started before the job is known (startRenderWorkers), so that loading their
+ * modules overlaps the main thread opening the project; `open` then has them open the same project, after the
+ * main thread did (its dataset index and config are then cached: a worker never indexes a file itself).
+ */
+export class RenderWorkers {
+  private workers: Worker[]
+  private listener: ((w: Worker, m: WorkerReply) => void) | null = null
+  private early: [Worker, WorkerReply][] = []
+  /** The first failure (a worker's error, or one that stopped), kept until someone listens. */
+  failure: Error | null = null
+  private onFailure: (() => void) | null = null
+  private finished = false
+  /** Workers ended on purpose (not needed after all): their exit is no failure. */
+  private ending = new Set<Worker>()
+
+  constructor(count: number) {
+    if (!workerFile) throw new Error('no render worker')
+    this.workers = Array.from({ length: count }, () => new Worker(workerFile!))
+    for (const w of this.workers) {
+      w.on('message', (m: WorkerReply) => (this.listener ? this.listener(w, m) : this.early.push([w, m])))
+      w.on('error', (e) => this.fail(e))
+      w.on('exit', (code) => {
+        if (code !== 0 && !this.finished && !this.ending.has(w))
+          this.fail(new Error(`a render worker stopped (exit code ${code})`))
+      })
+    }
+  }
+
+  get count(): number {
+    return this.workers.length
+  }
+
+  private fail(e: Error): void {
+    this.failure ??= e
+    this.onFailure?.()
+  }
+
+  /** Keeps the first `n` workers; the others are ended. */
+  async keep(n: number): Promise<void> {
+    const extra = this.workers.splice(n)
+    for (const w of extra) this.ending.add(w)
+    await Promise.all(extra.map((w) => w.terminate()))
+  }
+
+  /** Has every worker open the job's project. */
+  open(job: RenderJob): void {
+    for (const w of this.workers) w.postMessage({ type: 'open', job } satisfies WorkerRequest)
+  }
+
+  /** Replies from now on (and those that came before) go to `onReply`; `onFailure` is called on a failure. */
+  listen(onReply: (w: Worker, m: WorkerReply) => void, onFailure: () => void): void {
+    this.listener = onReply
+    this.onFailure = onFailure
+    for (const [w, m] of this.early.splice(0)) onReply(w, m)
+  }
+
+  send(w: Worker, m: WorkerRequest): void {
+    w.postMessage(m)
+  }
+
+  async stop(): Promise<void> {
+    this.finished = true
+    await Promise.all(this.workers.splice(0).map((w) => w.terminate()))
+  }
+}
+
+/** Starts `count` render workers (none without the bundled worker file). */
+export function startRenderWorkers(count: number): RenderWorkers | null {
+  return workerFile && count > 0 ? new RenderWorkers(count) : null
+}
+
+/**
+ * A dataset this large (its file, or the files in its folder) is rendered on several threads unless it holds fewer
+ * than PARALLEL_MIN_ROWS rows: its workers are started before the project is open, since that is likely.
+ */
+export const EARLY_MIN_BYTES = 4 << 20
+
+/**
+ * Render workers started now, before the project is open, when `dataset` is large (EARLY_MIN_BYTES): they load
+ * their modules while this thread opens the project. The caller keeps as many as the job turns out to need.
+ */
+export async function earlyRenderWorkers(dataset: string | undefined): Promise<RenderWorkers | null> {
+  const count = renderThreads(Number.MAX_SAFE_INTEGER) - 1
+  if (count < 1 || !dataset || (await datasetBytes(dataset)) < EARLY_MIN_BYTES) return null
+  return startRenderWorkers(count)
+}
+
+/** A file's size, or the total size of the files directly in a folder; 0 when it cannot be read. */
+async function datasetBytes(path: string): Promise<number> {
+  const s = await stat(path).catch(() => null)
+  if (!s) return 0
+  if (!s.isDirectory()) return s.size
+  const names = await readdir(path).catch(() => [] as string[])
+  const sizes = await Promise.all(
+    names.map((n) =>
+      stat(join(path, n)).then(
+        (x) => (x.isFile() ? x.size : 0),
+        () => 0
+      )
+    )
+  )
+  return sizes.reduce((a, b) => a + b, 0)
+}
+
+/**
+ * The encoded output of rows [start, end) in order, rendered by this thread (`renderHere`, over the project it has
+ * open) and by `workers`, which have been told to open the project. `onBlock` gets each block's line and
+ * failed-line counts. The workers are stopped at the end.
  */
 export async function* renderInParallel(
-  job: RenderJob,
+  workers: RenderWorkers,
   range: { start: number; end: number },
-  threads: number,
   renderHere: (rows: { start: number; end: number }) => Promise<RenderedBlock>,
   onBlock: (lines: number, failed: number) => void
 ): AsyncGenerator<Buffer> {
-  if (!workerFile) throw new Error('no render worker')
   const blocks: { start: number; end: number }[] = []
-  for (let s = range.start; s < range.end; s += BLOCK_ROWS) blocks.push({ start: s, end: Math.min(s + BLOCK_ROWS, range.end) })
-  const window = threads * 3
+  for (let s = range.start; s < range.end; s += BLOCK_ROWS)
+    blocks.push({ start: s, end: Math.min(s + BLOCK_ROWS, range.end) })
+  const window = (workers.count + 1) * 3
   const done = new Map<number, Buffer[]>()
   let nextAssign = 0
   let nextWrite = 0
-  let failure: Error | null = null
   let wake: (() => void) | null = null
   const notify = () => {
     const w = wake
@@ -78,36 +193,25 @@ export async function* renderInParallel(
   const assign = () => {
     while (idle.length && canAssign()) {
       const id = nextAssign++
-      idle.pop()!.postMessage({ type: 'block', id, ...blocks[id] })
+      workers.send(idle.pop()!, { type: 'block', id, ...blocks[id] })
     }
   }
-  const pool = Array.from({ length: threads - 1 }, () => new Worker(workerFile!, { workerData: job }))
-  for (const w of pool) {
-    w.on('message', (m: WorkerReply) => {
-      if (m.type === 'error') failure ??= new Error(m.message)
-      else if (m.type === 'block') {
-        done.set(
-          m.id,
-          m.chunks.map((c) => Buffer.from(c.buf, c.off, c.len))
-        )
-        onBlock(m.lines, m.failed)
-      }
-      if (m.type !== 'error') idle.push(w)
-      assign()
-      notify()
-    })
-    w.on('error', (e) => {
-      failure ??= e
-      notify()
-    })
-    w.on('exit', (code) => {
-      if (code !== 0 && nextWrite < blocks.length) failure ??= new Error(`a render worker stopped (exit code ${code})`)
-      notify()
-    })
-  }
+  workers.listen((w, m) => {
+    if (m.type === 'error') workers.failure ??= new Error(m.message)
+    else if (m.type === 'block') {
+      done.set(
+        m.id,
+        m.chunks.map((c) => Buffer.from(c.buf, c.off, c.len))
+      )
+      onBlock(m.lines, m.failed)
+    }
+    if (m.type !== 'error') idle.push(w)
+    assign()
+    notify()
+  }, notify)
   try {
     while (nextWrite < blocks.length) {
-      if (failure) throw failure
+      if (workers.failure) throw workers.failure
       const ready = done.get(nextWrite)
       if (ready) {
         done.delete(nextWrite++)
@@ -122,6 +226,6 @@ export async function* renderInParallel(
       } else await new Promise<void>((r) => (wake = r))
     }
   } finally {
-    await Promise.all(pool.map((w) => w.terminate()))
+    await workers.stop()
   }
 }

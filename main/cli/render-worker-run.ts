@@ -1,27 +1,31 @@
-// A render worker thread (entry: render-worker.ts; see render-parallel.ts): opens the project the main thread
-// opened, then renders the blocks of rows it is sent — the same lines, through the same encoder, as one thread.
-import { parentPort, workerData } from 'node:worker_threads'
+// A render worker thread (entry: render-worker.ts; see render-parallel.ts). It is started early, while the main
+// thread opens the project, and loads its modules meanwhile; it then opens the project the main thread opened
+// ({type: 'open'}) and renders the blocks of rows it is sent — the same lines, through the same encoder, as one thread.
+import { parentPort } from 'node:worker_threads'
 import type { Host } from '../api/host'
 import { Workspace } from '../services/workspace/workspace'
-import type { RenderJob, WorkerReply } from './render-parallel'
+import type { RenderJob, WorkerReply, WorkerRequest } from './render-parallel'
 import { renderBlock } from './render-block'
 
 const quietHost: Host = { mode: 'browser', mediaUrl: (p) => p, pickSavePath: async () => null, emit: () => {} }
 
-const job = workerData as RenderJob
 const ws = new Workspace(quietHost)
 const post = (m: WorkerReply, transfer: ArrayBuffer[] = []) => parentPort!.postMessage(m, transfer)
+const fail = (e: unknown) => post({ type: 'error', message: e instanceof Error ? e.message : String(e) })
 
-// Blocks are rendered one at a time, in the order they arrive.
-let queue: Promise<void> = ws.session.openSpec(job.spec).then(() => undefined)
-queue.then(
-  () => post({ type: 'ready' }),
-  (e: unknown) => post({ type: 'error', message: e instanceof Error ? e.message : String(e) })
-)
+let job: RenderJob | null = null
+// Requests are handled one at a time, in the order they arrive.
+let queue: Promise<void> = Promise.resolve()
 
-parentPort!.on('message', (m: { type: 'block'; id: number; start: number; end: number }) => {
+parentPort!.on('message', (m: WorkerRequest) => {
   queue = queue.then(async () => {
     try {
+      if (m.type === 'open') {
+        job = m.job
+        await ws.session.openSpec(job.spec)
+        return post({ type: 'ready' })
+      }
+      if (!job) throw new Error('a block before the project was opened')
       const block = await renderBlock(ws, job.options, { start: m.start, end: m.end })
       const chunks: { buf: ArrayBuffer; off: number; len: number }[] = []
       const transfer: ArrayBuffer[] = []
@@ -34,7 +38,7 @@ parentPort!.on('message', (m: { type: 'block'; id: number; start: number; end: n
       }
       post({ type: 'block', id: m.id, chunks, lines: block.lines, failed: block.failed }, transfer)
     } catch (e) {
-      post({ type: 'error', message: e instanceof Error ? e.message : String(e) })
+      fail(e)
     }
   })
 })
