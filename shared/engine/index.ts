@@ -1,6 +1,6 @@
 // OpenCompass/AISBench prompt engine: public API. Prepare a dataset once, then render rows on demand; or
 // build a row's PromptList once and apply several models' meta templates to it.
-export { preparePipeline, decodeInferCfg, renderRow, buildPromptList, applyMetaTemplate, renderAll, renderPrompt, iceModelInputs, countTokens, clpRefusal, swceRefusal, swcePromptCheck } from './pipeline'
+export { preparePipeline, decodeInferCfg, renderRow, buildPromptList, applyMetaTemplate, renderAll, renderPrompt, iceModelInputs, countTokens, clpRefusal, swceRefusal, swcePromptCheck, parseMode } from './pipeline'
 export type { Prepared, BuiltRow, BuiltItem, Applied, ApplyOptions, RenderAllResult, RenderOptions, SeqLimit } from './pipeline'
 export { pyStr, pyRepr, parsePyJson, decodeLabelDicts, toPlainJson, PyFloat, LabelDict } from '../python/json'
 export { toSegments } from './spanned'

@@ -157,8 +157,9 @@ export function preparePipeline(input: PipelineInput): Prepared | EngineError {
     const iceSeparator = rcfg.type === 'ZeroRetriever' && family === 'opencompass' ? '' : ((rcfg.ice_separator ?? defSep) as string)
     const iceEos = (rcfg.ice_eos_token ?? defEos) as string
     const inf = jsonObject(cfg.inferencer ?? { type: 'GenInferencer' })
-    // CLP and SWCELoss call generate_prompt_for_generate_task without gen_field_replace_token: the output column is ''.
-    const genToken = inf.type === 'CLPInferencer' || inf.type === 'SWCELossInferencer' ? '' : ((inf.gen_field_replace_token ?? '') as string)
+    // CLP, SWCELoss and PPLOnly call generate_prompt_for_generate_task without gen_field_replace_token: the output column is ''.
+    const ownToken = inf.type === 'CLPInferencer' || inf.type === 'SWCELossInferencer' || inf.type === 'PPLOnlyInferencer'
+    const genToken = ownToken ? '' : ((inf.gen_field_replace_token ?? '') as string)
     const inferencer = { type: String(inf.type), genToken, inferMode: inf.infer_mode as string | undefined }
     const retrieverCfg: Record<string, unknown> = { ...rcfg }
     if (family === 'aisbench') {
@@ -197,6 +198,7 @@ export function preparePipeline(input: PipelineInput): Prepared | EngineError {
     if (input.mode === 'ppl') p.labels = getLabels(p, inf.labels)
     if (inferencer.type === 'CLPInferencer') clpChoices(p)
     if (inferencer.type === 'SWCELossInferencer') swcePrepare(p, inf)
+    if (inferencer.type === 'PPLOnlyInferencer') pplOnlyPrepare(p)
     if (inferencer.type === 'LLInferencer') {
       p.rowNote = {
         code: 'll-continuation',
@@ -264,6 +266,22 @@ function swcePrepare(p: Prepared, inf: Record<string, unknown>): void {
     message: `SWCELossInferencer tokenizes this text as it is (no meta or chat template), joins the tokens of every row of the split and computes the cross-entropy loss over windows of ${pyStr(block)} tokens moved ${pyStr(stride)} tokens at a time; where the windows fall needs the model's tokenizer.`,
     at: {}
   }
+}
+
+/**
+ * PPLOnlyInferencer (icl_ppl_only_inferencer.py): builds each prompt as GenInferencer does (no
+ * gen_field_replace_token), asserts the reader has no output column, and scores the whole text with
+ * model.get_ppl_from_template(entry) — which parses the prompt with mode='ppl' (a dialogue's last BOT turn is
+ * rendered whole, with no generation prefix). The score needs the model.
+ */
+function pplOnlyPrepare(p: Prepared): void {
+  if (p.outputColumn !== null) throw new PyRaise('AssertionError', 'PPLOnlyInferencer supports `output_column=None` only.', 'prompt', { path: 'reader_cfg.output_column' })
+  p.rowNote = { code: 'pplonly-perplexity', message: "PPLOnlyInferencer scores this text's perplexity (get_ppl_from_template: the prompt parsed with mode='ppl'); the score needs the model.", at: {} }
+}
+
+/** The mode each model parses a prompt in: the inferencer's, except PPLOnlyInferencer's gen prompts, scored as PPL. */
+export function parseMode(p: Prepared): Mode {
+  return p.inferencer.type === 'PPLOnlyInferencer' ? 'ppl' : p.mode
 }
 
 /** What SWCELossInferencer raises for a model of this parser: an API model has no tokenizer (OpenAI sets None). */
@@ -739,14 +757,14 @@ export function renderRow(p: Prepared, testIndex: number, opts?: RenderOptions):
       row.error = item.error
       break
     }
-    const parsed = tryParse(p, b.prompt, p.mode, testIndex, plainList, warnings)
+    const parsed = tryParse(p, b.prompt, parseMode(p), testIndex, plainList, warnings)
     if ('error' in parsed) {
       item.error = parsed.error
       row.error = parsed.error
       break
     }
     item.modelInput = toModelInput(parsed, spans)
-    if (p.parser === 'api' && p.mode === 'gen') requestMessages(p, parsedJson(parsed), item)
+    if (p.parser === 'api' && parseMode(p) === 'gen') requestMessages(p, parsedJson(parsed), item)
   }
   return row
 }

@@ -23,7 +23,7 @@ export function variantMode(v: Variant): Mode {
  */
 const INFERENCER_NOTES: Record<string, { severity: 'info' | 'warning'; text: string }> = {
   SCInferencer: { severity: 'info', text: 'builds its prompts as GenInferencer does (then samples sc_size answers); shown as such' },
-  PPLOnlyInferencer: { severity: 'info', text: 'builds its prompts as GenInferencer does (then scores the whole prompt); shown as such' },
+  PPLOnlyInferencer: { severity: 'info', text: "builds its prompts as GenInferencer does, asserts the reader has no output column, and scores each whole prompt's perplexity, parsed with mode='ppl' as get_ppl_from_template does (a dialogue's last BOT turn whole, no generation prefix); shown as such" },
   LLInferencer: { severity: 'info', text: "builds one prompt per label as PPLInferencer does, then scores the log-likelihood of each row's `cont` column after it (KeyError without one); shown as such" },
   ToTInferencer: { severity: 'warning', text: 'builds its first prompt as GenInferencer does; the later thought prompts need the model\'s answers and are not shown' },
   AttackInferencer: { severity: 'warning', text: 'builds prompts as GenInferencer does, then inserts an adversarial prompt found at run time; shown without it' },

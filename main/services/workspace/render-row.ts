@@ -6,6 +6,7 @@ import type { ModelRender, Problem, PromptBlock, ReferenceAnswer, RenderItem, Se
 import {
   applyMetaTemplate,
   clpRefusal,
+  parseMode,
   swcePromptCheck,
   swceRefusal,
   buildPromptList,
@@ -459,9 +460,20 @@ export interface RenderedForModels {
  */
 function ownInferencerRender(prompt: Prompt, prepared: Prepared, m: ModelContext, h: HarnessSpec | null, rowIndex: number, spans: boolean): ModelRender | null {
   const type = prepared.inferencer.type
-  if (type !== 'CLPInferencer' && type !== 'SWCELossInferencer' && type !== 'LLInferencer') return null
+  const scored = type === 'PPLInferencer' || type === 'PPLOnlyInferencer'
+  if (type !== 'CLPInferencer' && type !== 'SWCELossInferencer' && type !== 'LLInferencer' && !scored) return null
   const base = { modelId: m.profile.id, modelName: m.profile.name, contextLength: m.profile.context_length, specialTokens: specialTokenList(m.profile) }
   const api = !h && m.profile.format === 'opencompass-meta' && m.profile.meta_parser === 'api'
+  if (scored) {
+    // OpenCompass's API model classes inherit BaseAPIModel.get_ppl, which raises (AISBench's API models score PPL).
+    if (!api || prepared.family !== 'opencompass') return null
+    return {
+      ...base,
+      kind: 'text',
+      text: '',
+      problems: [{ code: 'NotImplementedError', severity: 'error', message: `inferencer: ${type} scores each prompt with model.get_ppl, which OpenCompass's API model classes do not implement: BaseAPIModel.get_ppl raises NotImplementedError ('<model class> does not support ppl-based evaluation yet, try gen-based instead.')` }]
+    }
+  }
   const fail = (e: unknown): ModelRender => ({ ...base, kind: 'text', text: '', problems: [engineProblem(toEngineError(e, 'inferencer', { row: rowIndex }), 'error')] })
   if (type === 'LLInferencer') {
     // Only the HuggingFace model classes define get_loglikelihood; the API classes have no such method.
@@ -555,7 +567,7 @@ function renderPreparedRowText(prepared: Prepared, testIndex: number, rowIndex: 
     if (items.length === 0) return { promptList: blocks(prompt), prompt, models: [], problems }
     return { ...firstOf(items), problems, items, itemKind: 'turn' }
   }
-  return { promptList: blocks(prompt), prompt, models: renderModels(prompt, prepared, rowIndex, models, spans, 'gen', { testIndex, item: 0, built }), problems }
+  return { promptList: blocks(prompt), prompt, models: renderModels(prompt, prepared, rowIndex, models, spans, parseMode(prepared), { testIndex, item: 0, built }), problems }
 }
 
 /**

@@ -59,6 +59,8 @@ def load(tree, shared):
     m.retrievers['XiezhiRetriever'] = xz.XiezhiRetriever
     m.swce = importlib.import_module('opencompass.openicl.icl_inferencer.icl_sw_ce_loss_inferencer')
     m.ll = importlib.import_module('opencompass.openicl.icl_inferencer.icl_ll_inferencer')
+    m.pplonly = importlib.import_module('opencompass.openicl.icl_inferencer.icl_ppl_only_inferencer')
+    m.sc = importlib.import_module('opencompass.openicl.icl_inferencer.icl_sc_inferencer')
     clp = importlib.import_module('opencompass.openicl.icl_inferencer.icl_clp_inferencer')
     m.CLPInferencer = clp.CLPInferencer
     m.templates['OlympiadBenchTemplate'] = ob.OlympiadBenchTemplate
@@ -386,13 +388,120 @@ def cases():
     return out
 
 
+def run_recorded_gen_case(m, oc_run, inp, models):
+    """OpenICLInferTask._inference with PPLOnlyInferencer or SCInferencer: the real inference(), the model's calls
+    recorded. PPLOnly scores get_ppl_from_template(entry), which parses with mode='ppl' (the text recorded is that
+    parse); SC samples generate_from_template(entry) sc_size times, which parses with mode='gen'. Written in the
+    shape of the harness's gen cases."""
+    from common import Stage, build_from_cfg, decode_cfg_value, error_record, new_state, to_jsonable
+    import copy
+    import tempfile
+    HarnessLM, HarnessAPI = models
+    st = new_state()
+    infer_cfg = inp['infer_cfg']
+    kind = infer_cfg['inferencer']['type']
+    tmp = tempfile.mkdtemp(prefix='ocgold_')
+    seen = []
+    try:
+        with Stage(st, 'dataset'):
+            dataset = oc_run.build_dataset(m, inp['reader_cfg'], inp.get('train', []), inp['test'])
+        with Stage(st, 'model'):
+            cls = HarnessLM if inp['parser'] == 'lm' else HarnessAPI
+            model = cls(copy.deepcopy(inp.get('meta_template')), inp.get('max_seq_len'))
+
+            class Zeros(list):
+                def tolist(self):
+                    return list(self)
+
+            def ppl(entries, mask_length=None):
+                seen.extend((e, model.parse_template(e, mode='ppl')) for e in entries)
+                return Zeros([0.0] * len(entries))
+
+            def generate(entries, max_out_len, **kw):
+                seen.extend((e, model.parse_template(e, mode='gen')) for e in entries)
+                return [''] * len(entries)
+            model.get_ppl_from_template = ppl
+            model.generate_from_template = generate
+        with Stage(st, 'template'):
+            ice_template = prompt_template = None
+            if 'ice_template' in infer_cfg:
+                ice_template = build_from_cfg(infer_cfg['ice_template'], m.templates)
+            if 'prompt_template' in infer_cfg:
+                prompt_template = build_from_cfg(infer_cfg['prompt_template'], m.templates)
+        with Stage(st, 'retriever'):
+            retriever = build_from_cfg(infer_cfg['retriever'], m.retrievers, dataset=dataset)
+        with Stage(st, 'inferencer'):
+            inf_cfg = decode_cfg_value(copy.deepcopy(infer_cfg['inferencer']))
+            inf_cfg.pop('type')
+            cls = m.pplonly.PPLOnlyInferencer if kind == 'PPLOnlyInferencer' else m.sc.SCInferencer
+            if kind == 'SCInferencer':
+                inf_cfg.setdefault('max_out_len', 64)
+            inferencer = cls(model=model, max_seq_len=inp.get('max_seq_len'), output_json_filepath=tmp, **inf_cfg)
+            # torch's DataLoader(datalist, batch_size, collate_fn=lambda x: x): lists of batch_size items.
+            inferencer.get_dataloader = lambda data, size: [data[i:i + (size or 1)] for i in range(0, len(data), size or 1)]
+        with Stage(st, 'prompt'):
+            inferencer.inference(retriever, ice_template=ice_template, prompt_template=prompt_template)
+        sc = getattr(inferencer, 'sc_size', 1) if kind == 'SCInferencer' else 1
+        n = len(inp['test'])
+        items = []
+        for i in range(n):
+            entry, parsed = seen[i * sc] if kind == 'SCInferencer' else seen[i]
+            item = {'index': i, 'prompt_list': to_jsonable(entry), 'model_input': to_jsonable(parsed)}
+            if inp['parser'] == 'api' and kind == 'SCInferencer':
+                item.update(oc_run.api_extras(m, parsed))
+            items.append(item)
+        return {'ice_idx': [list(map(int, x)) for x in retriever.retrieve()], 'items': items}
+    except Exception as e:  # noqa
+        return error_record(e, st.stage)
+
+
+WIKI_READER = {'input_columns': ['text'], 'output_column': None}
+WIKI_ROWS = [{'text': ' = Valkyria Chronicles III = \n'}, {'text': ' Senjō no Valkyria 3 : {Unrecorded} Chronicles '}]
+DIALOGUE = {'round': [{'role': 'HUMAN', 'prompt': 'Continue: {text}'}, {'role': 'BOT', 'prompt': 'Sure.'}]}
+GSM_READER = {'input_columns': ['question'], 'output_column': 'answer'}
+GSM_ROWS = [{'question': 'Tom has 3 apples and buys 2. How many?', 'answer': '5'},
+            {'question': 'What is 6 times 7?', 'answer': '42'}]
+GSM_SC = {'ice_template': {'type': 'PromptTemplate', 'template': {'round': [
+    {'role': 'HUMAN', 'prompt': 'Question: {question}\nLet\'s think step by step\nAnswer:'},
+    {'role': 'BOT', 'prompt': '{answer}\n'}]}},
+    'prompt_template': {'type': 'PromptTemplate', 'template': {'begin': '</E>', 'round': [
+        {'role': 'HUMAN', 'prompt': 'Question: {question}\nLet\'s think step by step\nAnswer:'}]}, 'ice_token': '</E>'},
+    'retriever': {'type': 'FixKRetriever', 'fix_id_list': [0, 1]},
+    'inferencer': {'type': 'SCInferencer', 'max_out_len': 512, 'generation_kwargs': {'do_sample': True, 'temperature': 0.7}, 'sc_size': 3}}
+
+
+def pplonly_sc_cases():
+    """configs/datasets/wikitext/wikitext_2_raw_ppl_05247d.py (a string template; a dialogue one too) and
+    configs/datasets/gsm8k/gsm8k_gen_a3e34a.py (SCInferencer, sc_size 3)."""
+    out = []
+    for tname, tpl in [('string', '{text}'), ('dialogue', DIALOGUE)]:
+        infer = {'prompt_template': {'type': 'PromptTemplate', 'template': tpl}, 'retriever': {'type': 'ZeroRetriever'},
+                 'inferencer': {'type': 'PPLOnlyInferencer'}}
+        for mname, parser, meta in [('lm', 'lm', LM), ('lm-nometa', 'lm', None)]:
+            out.append({'id': f'oc-extra-PPLOnlyInferencer-{tname}-{mname}', 'category': 'pplonly-inferencer',
+                        'input': {'kind': 'pipeline', 'reader_cfg': WIKI_READER, 'infer_cfg': infer, 'train': WIKI_ROWS,
+                                  'test': WIKI_ROWS, 'mode': 'gen', 'parser': parser, 'meta_template': meta}})
+    with_output = [dict(r, label='x') for r in WIKI_ROWS]
+    out.append({'id': 'oc-extra-PPLOnlyInferencer-output-column', 'category': 'pplonly-inferencer',
+                'input': {'kind': 'pipeline', 'reader_cfg': {'input_columns': ['text'], 'output_column': 'label'},
+                          'infer_cfg': {'prompt_template': {'type': 'PromptTemplate', 'template': '{text}'},
+                                        'retriever': {'type': 'ZeroRetriever'}, 'inferencer': {'type': 'PPLOnlyInferencer'}},
+                          'train': with_output, 'test': with_output, 'mode': 'gen', 'parser': 'lm', 'meta_template': LM}})
+    for mname, parser, meta in [('lm', 'lm', LM), ('api', 'api', API)]:
+        out.append({'id': f'oc-extra-SCInferencer-{mname}', 'category': 'sc-inferencer',
+                    'input': {'kind': 'pipeline', 'reader_cfg': GSM_READER, 'infer_cfg': GSM_SC, 'train': GSM_ROWS,
+                              'test': GSM_ROWS, 'mode': 'gen', 'parser': parser, 'meta_template': meta}})
+    return out
+
+
 def main():
     tree, shared, out_file = sys.argv[1], sys.argv[2], sys.argv[3]
     m, oc_run = load(tree, shared)
     models = oc_run.make_models(m)
     recs = []
-    for c in cases() + clp_cases() + xiezhi_cases() + swce_cases() + ll_cases():
-        run = {'CLPInferencer': run_clp_case, 'SWCELossInferencer': run_swce_case, 'LLInferencer': run_ll_case}.get(c['input']['infer_cfg']['inferencer']['type'])
+    for c in cases() + clp_cases() + xiezhi_cases() + swce_cases() + ll_cases() + pplonly_sc_cases():
+        run = {'CLPInferencer': run_clp_case, 'SWCELossInferencer': run_swce_case, 'LLInferencer': run_ll_case,
+               'PPLOnlyInferencer': run_recorded_gen_case, 'SCInferencer': run_recorded_gen_case}.get(c['input']['infer_cfg']['inferencer']['type'])
         exp = run(m, oc_run, c['input'], models) if run else oc_run.run_pipeline_case(m, c['input'], models)
         recs.append({'id': c['id'], 'family': 'opencompass', 'upstream': 'open-compass/opencompass@a5acc4bba3b658f151617a3b393602110fb7a740',
                      'category': c['category'], 'input': c['input'], 'expected': exp})

@@ -386,3 +386,48 @@ describe('render on custom datasets (no type: the run builds them)', () => {
     expect([r.code, r.err]).toEqual([1, expect.stringContaining('make_custom_dataset_config, which fails here: JSONDecodeError')])
   })
 })
+
+// configs/datasets/wikitext/wikitext_2_raw_ppl_05247d.py, with a dialogue template as a config may write one.
+const WIKI_PPLONLY = (output: string) => `from opencompass.openicl.icl_prompt_template import PromptTemplate
+from opencompass.openicl.icl_retriever import ZeroRetriever
+from opencompass.openicl.icl_inferencer import PPLOnlyInferencer
+from opencompass.openicl.icl_evaluator import AveragePPLEvaluator
+from opencompass.datasets import JsonlDataset
+
+wikitext_infer_cfg = dict(
+    prompt_template=dict(
+        type=PromptTemplate,
+        template=dict(round=[dict(role='HUMAN', prompt='Continue: {text}'), dict(role='BOT', prompt='Sure.')])),
+    retriever=dict(type=ZeroRetriever),
+    inferencer=dict(type=PPLOnlyInferencer),
+)
+
+wikitext_reader_cfg = dict(input_columns=['text'], output_column=${output})
+
+wikitext_datasets = [dict(abbr='wikitext-2-raw', type=JsonlDataset, path='./data/wikitext.jsonl', reader_cfg=wikitext_reader_cfg, infer_cfg=wikitext_infer_cfg)]
+`
+
+describe('render on PPLOnlyInferencer and PPL for API models', () => {
+  const render = async (config: string, model: string) => {
+    writeFileSync(join(dir, 'cfg.py'), config)
+    writeFileSync(join(dir, 'wiki.jsonl'), JSON.stringify({ text: 'Valkyria Chronicles III', label: 'x' }) + '\n')
+    return run(['render', '--config', join(dir, 'cfg.py'), '--dataset', join(dir, 'wiki.jsonl'), '--model', model])
+  }
+
+  it("gives each model the text get_ppl_from_template scores: parsed with mode='ppl', the BOT turn whole", async () => {
+    const r = await render(WIKI_PPLONLY('None'), 'opencompass-internlm2-chat-meta')
+    expect(JSON.parse(r.out.trim()).prompt).toMatch(/<\|im_start\|>user\nContinue: Valkyria Chronicles III<\|im_end\|>\n<\|im_start\|>assistant\nSure\.<\|im_end\|>\n$/)
+  })
+
+  it('fails as PPLOnlyInferencer asserts when the reader has an output column, and exits 1', async () => {
+    const r = await render(WIKI_PPLONLY("'label'"), 'opencompass-internlm2-chat-meta')
+    expect([r.code, JSON.parse(r.out.trim()).problems.map((p: { message: string }) => p.message)]).toEqual([1, ['AssertionError: PPLOnlyInferencer supports `output_column=None` only.']])
+  })
+
+  it("fails a PPL template on an OpenCompass API model, whose get_ppl raises NotImplementedError, and exits 1", async () => {
+    writeFileSync(join(dir, 'c3_ppl.py'), C3_PPL)
+    const r = await run(['render', '--config', join(dir, 'c3_ppl.py'), '--dataset', join(dir, 'test.jsonl'), '--model', 'opencompass-api'])
+    const lines = r.out.trim().split('\n').map((l) => JSON.parse(l))
+    expect([r.code, lines.map((l) => l.problems.find((p: { severity: string }) => p.severity === 'error')?.code)]).toEqual([1, ['NotImplementedError', 'NotImplementedError']])
+  })
+})
