@@ -8,7 +8,7 @@ import { DATASET_FORMATS, type DatasetExportFormat } from '../services/export/da
 import { resolveProjectSpec } from '../services/workspace/project-spec'
 import { Workspace } from '../services/workspace/workspace'
 import { parseArgs, UsageError } from './args'
-import type { CliIo } from './io'
+import { printErrors, type CliIo } from './io'
 import { MEDIA_FLAGS, MEDIA_HELP, mediaFromFlags } from './media-flags'
 
 export const EXPORT_HELP = `promptloom export PATH --out FILE [--only SCOPE] [--format FORMAT] [--curation] [media options]
@@ -69,7 +69,7 @@ export async function runExport(argv: string[], io: CliIo): Promise<number> {
     const spec = await resolveProjectSpec(source)
     if (flags.dataset) spec.dataset = resolve(flags.dataset)
     const summary = await ws.session.openSpec(spec)
-    for (const p of summary.problems.filter((x) => x.severity === 'error')) io.stderr(`promptloom: ${p.message}\n`)
+    printErrors(io, summary.problems)
     const r = await ws.exports.dataset({ only, format, media, curationColumns: flags.curation === true }, target)
     io.stderr(`wrote ${r.rows} row(s) as ${r.format}${r.media ? ` with ${r.media} media asset(s)` : ''} to ${target}\n`)
     for (const p of r.problems) io.stderr(`promptloom: ${p}\n`)

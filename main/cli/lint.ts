@@ -10,7 +10,7 @@ import { Workspace } from '../services/workspace/workspace'
 import { resolveProjectSpec } from '../services/workspace/project-spec'
 import { parseArgs, UsageError } from './args'
 import { applyDatasetFlags, parseShard, type SpooledInput } from './dataset-input'
-import type { CliIo } from './io'
+import { printErrors, type CliIo } from './io'
 
 export const LINT_USAGE = `Usage: promptloom lint --config C [--dataset D|-] --model M [--model M2 …] [--variant ABBR]
                       [--shard I/N] [--json] [--fail-on error|warning|never]
@@ -75,7 +75,7 @@ export async function runLint(argv: string[], io: CliIo): Promise<number> {
     spooled = await applyDatasetFlags(spec, flags, io.stdin)
     if (flags.model?.length) spec.modelFiles = await Promise.all(flags.model.map(async (m) => ((await stat(m).catch(() => null)) ? resolve(m) : m)))
     const summary = await ws.session.openSpec(spec)
-    for (const p of summary.problems.filter((x) => x.severity === 'error')) io.stderr(`promptloom: ${p.message}\n`)
+    printErrors(io, summary.problems)
     if (summary.models.length === 0) throw new UsageError('no usable model: give --model with a profile, model config, model folder or built-in name')
     const variant = flags.variant ?? summary.variants[0].id
     if (!summary.variants.some((v) => v.id === variant)) throw new UsageError(`no variant "${variant}"; this config has: ${summary.variants.map((v) => v.id).join(', ')}`)

@@ -26,7 +26,7 @@ import {
 import { Workspace } from '../services/workspace/workspace'
 import { resolveProjectSpec, type ProjectSpec } from '../services/workspace/project-spec'
 import { parseArgs, UsageError } from './args'
-import type { CliIo } from './io'
+import { printErrors, type CliIo } from './io'
 
 const FORMATS = ['string', 'messages', 'prompt-list', 'multimodal'] as const
 
@@ -127,7 +127,7 @@ async function render(
   let workers: RenderWorkers | null = media.form === 'keep' ? await earlyRenderWorkers(spec.dataset) : null
   try {
     const summary = await ws.session.openSpec(spec)
-    for (const p of summary.problems.filter((x) => x.severity === 'error')) io.stderr(`promptloom: ${p.message}\n`)
+    printErrors(io, summary.problems)
     if (summary.models.length === 0)
       throw new UsageError('no usable model: give --model with a profile, model config, model folder or built-in name')
     const variant = flags.variant ?? summary.variants[0].id

@@ -1,6 +1,9 @@
 // Result and event payload types of the PromptLoom API. Plain data only: every value crosses a process boundary
 // (Electron IPC structured clone, or JSON over HTTP in browser mode).
 import type { FieldSchema, SchemaIssue } from '../builder/schema'
+import type { Diagnostic } from '../diagnostics'
+
+export type { Diagnostic } from '../diagnostics'
 
 export type HostMode = 'electron' | 'browser'
 
@@ -81,15 +84,7 @@ export interface ProjectSummary {
   dataset: DatasetSummary
   variants: TemplateVariant[]
   models: ModelSummary[]
-  problems: Problem[]
-}
-
-export interface Problem {
-  code: string
-  message: string
-  severity: 'error' | 'warning' | 'info'
-  /** Where it happened: file, line, column, template path, row, field — whichever apply. */
-  at?: Record<string, string | number>
+  problems: Diagnostic[]
 }
 
 export type CurationStatus = 'unreviewed' | 'accepted' | 'rejected' | 'flagged'
@@ -178,7 +173,7 @@ export interface ModelRender {
   media?: ModelMediaPart[]
   /** A string-building format (FastChat, LazyLLM): the messages it received before its template (--format messages). */
   inputMessages?: { role: string; content: unknown }[]
-  problems: Problem[]
+  problems: Diagnostic[]
 }
 
 export interface ModelMediaPart {
@@ -286,7 +281,7 @@ export interface RowRender {
   /** The dataset-side prompt (a PromptList as role blocks, or a plain string), before any model format. */
   promptList: PromptBlock[]
   models: ModelRender[]
-  problems: Problem[]
+  problems: Diagnostic[]
   status: CurationStatus
   /** Note, tags and edited fields of this row (fields above already carry the edited values). */
   curation?: RowCuration
@@ -531,7 +526,7 @@ export interface RecentItem {
 export interface ModelAddResult {
   models: ModelSummary[]
   added: string[]
-  problems: Problem[]
+  problems: Diagnostic[]
 }
 
 /** Which media a probe or peaks call is about: a file (as the row's media URL names it) or an inline id. */

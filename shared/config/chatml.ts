@@ -7,7 +7,8 @@
 // module's values (the host resolves it like any read_base import), with upstream's asserts and quirks (an
 // LLM judge's own dataset_cfg gets test_range '[0:16]' whenever the entry sets a test_range).
 import { PyError } from '../python/errors'
-import { evaluatePythonConfig, type ConfigResolver, type ConfigTextReader, type Diagnostic } from './python-config'
+import { evaluatePythonConfig, type ConfigResolver, type ConfigTextReader } from './python-config'
+import type { Diagnostic } from '../diagnostics'
 import type { EvalLimits } from './python-budget'
 import type { Json } from './python-values'
 

@@ -4,11 +4,13 @@
 
 import { isMap, isScalar, isSeq, parseDocument, type Node as YamlNode } from 'yaml'
 import type { EvalLimits } from './python-budget'
-import { evaluatePythonConfig, type ConfigInput, type ConfigResolver, type ConfigTextReader, type Diagnostic } from './python-config'
+import { evaluatePythonConfig, type ConfigInput, type ConfigResolver, type ConfigTextReader } from './python-config'
 import { CHATML_TEMPLATE_MODULE, constructChatmlDatasets, readChatmlTemplate } from './chatml'
 import { PyDict, PyError, PyList, PyTuple, fromJson, pyRepr, toJson, type Json, type PyValue } from './python-values'
+import { configDiagnostic } from './config-diagnostic'
+import { LineMap, rangeFromOffsets, type Diagnostic } from '../diagnostics'
 
-export type { ConfigInput, ConfigResolver, ConfigTextReader, Diagnostic } from './python-config'
+export type { ConfigInput, ConfigResolver, ConfigTextReader } from './python-config'
 export type { Json } from './python-values'
 
 export interface DatasetConfig {
@@ -105,22 +107,16 @@ function readJson(text: string, file: string): { value: PyValue; diagnostics: Di
     const msg = e instanceof Error ? e.message : String(e)
     const pos = /position (\d+)/.exec(msg)
     const offset = pos ? Number(pos[1]) : 0
-    const before = text.slice(0, offset)
-    const line = before.split('\n').length
-    const column = offset - before.lastIndexOf('\n')
-    return { value: null, diagnostics: [{ file, line, column, message: msg, severity: 'error' }] }
+    return { value: null, diagnostics: [configDiagnostic(file, rangeFromOffsets(text, offset, offset), msg)] }
   }
 }
 
 function readYaml(text: string, file: string): { value: PyValue; diagnostics: Diagnostic[] } {
   const doc = parseDocument(text, { uniqueKeys: false })
-  const diagnostics: Diagnostic[] = [...doc.errors, ...doc.warnings].map((e) => ({
-    file,
-    line: e.linePos?.[0]?.line ?? 1,
-    column: e.linePos?.[0]?.col ?? 1,
-    message: e.message.split('\n')[0],
-    severity: doc.errors.includes(e as never) ? 'error' : 'warning'
-  }))
+  const lines = new LineMap(text)
+  const diagnostics: Diagnostic[] = [...doc.errors, ...doc.warnings].map((e) =>
+    configDiagnostic(file, lines.range(e.pos[0], e.pos[1]), e.message.split('\n')[0], doc.errors.includes(e as never) ? 'error' : 'warning')
+  )
   if (doc.errors.length) return { value: null, diagnostics }
   return { value: yamlValue(doc.contents as YamlNode | null), diagnostics }
 }
@@ -213,13 +209,14 @@ function notAListErrors(values: Map<string, PyValue>, file: string): Diagnostic[
     const items = v instanceof PyDict ? v.keys() : typeof v === 'string' ? [...v] : null
     if (!items || items.length === 0) continue
     const what = v instanceof PyDict ? `a dict, so its keys (${items.map((k) => pyRepr(k)).join(', ')}) are` : `a str, so its characters are`
-    out.push({
-      file,
-      line: 1,
-      column: 1,
-      severity: 'error',
-      message: `${name} is ${what} what upstream's \`--datasets\` adds as datasets (\`datasets += cfg[k]\`); ${typeof items[0] === 'string' ? `OpenCompass then fails with TypeError: string indices must be integers, not 'str' (dataset_abbr_from_cfg reads ${pyRepr(items[0])}['path'])` : `OpenCompass then fails on ${pyRepr(items[0])}, which is not a dataset dict`}${name === 'chatobj_custom_datasets' ? ". This file is the template OpenCompass's run.py merges into each entry of a run config's `chatml_datasets`" : ''}`
-    })
+    out.push(
+      configDiagnostic(
+        file,
+        null,
+        `${name} is ${what} what upstream's \`--datasets\` adds as datasets (\`datasets += cfg[k]\`); ${typeof items[0] === 'string' ? `OpenCompass then fails with TypeError: string indices must be integers, not 'str' (dataset_abbr_from_cfg reads ${pyRepr(items[0])}['path'])` : `OpenCompass then fails on ${pyRepr(items[0])}, which is not a dataset dict`}${name === 'chatobj_custom_datasets' ? ". This file is the template OpenCompass's run.py merges into each entry of a run config's `chatml_datasets`" : ''}`,
+        'error'
+      )
+    )
   }
   return out
 }
@@ -235,13 +232,14 @@ function duplicateDatasetWarnings(datasets: DatasetConfig[], values: Map<string,
   for (const [dict, places] of byDict) {
     if (places.length < 2) continue
     const abbr = dict instanceof PyDict ? dict.get('abbr') : undefined
-    out.push({
-      file,
-      line: 1,
-      column: 1,
-      severity: 'warning',
-      message: `dataset ${typeof abbr === 'string' ? `'${abbr}' ` : ''}is listed ${places.length} times (${places.join(', ')}): upstream's --datasets concatenates every *_datasets variable, so it runs it ${places.length} times too`
-    })
+    out.push(
+      configDiagnostic(
+        file,
+        null,
+        `dataset ${typeof abbr === 'string' ? `'${abbr}' ` : ''}is listed ${places.length} times (${places.join(', ')}): upstream's --datasets concatenates every *_datasets variable, so it runs it ${places.length} times too`,
+        'warning'
+      )
+    )
   }
   return out
 }
@@ -287,7 +285,7 @@ function datasetConfig(variable: string, index: number, value: Json): DatasetCon
  */
 function chatmlRunDatasets(values: Map<string, PyValue>, options: ImportOptions, diagnostics: Diagnostic[]): DatasetConfig[] {
   const { file } = options
-  const fail = (message: string): void => void diagnostics.push({ file, line: 1, column: 1, severity: 'error', message })
+  const fail = (message: string): void => void diagnostics.push(configDiagnostic(file, null, message))
   const out = collectAll(values, (n) => n === 'datasets').map(({ variable, index, value }) => datasetConfig(variable, index, toJson(value)))
   if (!values.has('datasets')) fail("KeyError: 'datasets' — OpenCompass's run reads the config's `datasets` (try_fill_in_custom_cfgs) before it adds chatml_datasets, so this run config fails upstream; `datasets = []` makes it run")
   const found = options.resolve?.(CHATML_TEMPLATE_MODULE, file)

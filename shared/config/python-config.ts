@@ -3,10 +3,12 @@
 
 import type { EvalLimits } from './python-budget'
 import { Budget } from './python-budget'
-import { evaluateModule, type ConfigInput, type ConfigResolver, type ConfigTextReader, type Diagnostic, type EvalSession } from './python-eval'
+import { evaluateModule, type ConfigInput, type ConfigResolver, type ConfigTextReader, type EvalSession } from './python-eval'
+import { configDiagnostic } from './config-diagnostic'
+import type { Diagnostic } from '../diagnostics'
 import { PyBuiltin, PyError, PyModule, PyRef, toJson, type Json, type PyValue } from './python-values'
 
-export type { ConfigInput, ConfigResolver, ConfigTextReader, Diagnostic } from './python-eval'
+export type { ConfigInput, ConfigResolver, ConfigTextReader } from './python-eval'
 export type { Json } from './python-values'
 
 export interface PythonConfigResult {
@@ -47,7 +49,7 @@ export function evaluatePythonConfig(source: string, { file, resolve, readText, 
       if (!(e instanceof PyError) && !(e instanceof RangeError)) throw e
       const at = mod.positions.get(name) ?? { line: 1, column: 1 }
       const message = e instanceof PyError ? e.pyMessage : 'RecursionError: the value is nested too deeply'
-      diagnostics.push({ file, ...at, message: `${name}: ${message}`, severity: 'error' })
+      diagnostics.push(configDiagnostic(file, at, `${name}: ${message}`))
       continue
     }
     values.set(name, v)

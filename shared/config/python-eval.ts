@@ -35,14 +35,8 @@ import {
   typeName,
   type PyValue
 } from './python-values'
-
-export interface Diagnostic {
-  file: string
-  line: number
-  column: number
-  message: string
-  severity: 'error' | 'warning'
-}
+import { configDiagnostic } from './config-diagnostic'
+import type { Diagnostic, Severity } from '../diagnostics'
 
 /** Finds a config module named in `with read_base():` — e.g. '.gsm8k_gen', '..datasets.x.y', 'opencompass.configs.…'. */
 export type ConfigResolver = (modulePath: string, fromFile: string) => { file: string; source: string } | undefined
@@ -91,16 +85,6 @@ class LoopSignal {
   constructor(readonly kind: 'break' | 'continue') {}
 }
 
-class Located extends Error {
-  constructor(
-    message: string,
-    readonly line: number,
-    readonly column: number
-  ) {
-    super(message)
-  }
-}
-
 export function evaluateModule(source: string, file: string, session: EvalSession): ModuleResult {
   const cached = session.modules.get(file)
   if (cached) return cached
@@ -112,14 +96,14 @@ export function evaluateModule(source: string, file: string, session: EvalSessio
   try {
     const parsed = parseModule(source)
     if (parsed.error) {
-      result.diagnostics.push({ file, ...parsed.error, severity: 'error' })
+      result.diagnostics.push(configDiagnostic(file, parsed.error, parsed.error.message))
       return result
     }
     withBudget(budget, () => new Interpreter(file, result, session).run(parsed.body))
   } catch (e) {
     // A limit stops the whole tree; the top-level module reports it once, at the place it was hit.
     if (!(e instanceof BudgetExceeded) || !top) throw e
-    result.diagnostics.push({ file: e.file ?? file, line: e.line ?? 1, column: e.column ?? 1, message: e.message, severity: 'error' })
+    result.diagnostics.push(configDiagnostic(e.file ?? file, { line: e.line ?? 1, column: e.column ?? 1 }, e.message))
   } finally {
     session.loading.delete(file)
   }
@@ -180,8 +164,7 @@ class Interpreter {
   }
 
   private report(e: unknown, stmt: { line: number; column: number }): void {
-    if (e instanceof Located) this.diag(e.message, e.line, e.column)
-    else if (e instanceof PyError) this.diag(e.pyMessage, errorAt(e)?.line ?? stmt.line, errorAt(e)?.column ?? stmt.column)
+    if (e instanceof PyError) this.diag(e.pyMessage, errorAt(e)?.line ?? stmt.line, errorAt(e)?.column ?? stmt.column)
     else if (e instanceof ReturnSignal) this.diag("SyntaxError: 'return' outside function", stmt.line, stmt.column)
     else if (e instanceof LoopSignal) this.diag(`SyntaxError: '${e.kind}' outside loop`, stmt.line, stmt.column)
     else if (e instanceof BudgetExceeded) {
@@ -224,17 +207,18 @@ class Interpreter {
     if (v instanceof PySet && v.items.filter((x) => typeof x === 'string').length > 1) {
       const message =
         'iterating a set of str: CPython orders it by str hashes, which are randomised per process (PYTHONHASHSEED), so upstream builds what follows in a different order on every run; PromptLoom keeps first-insertion order'
-      if (!this.result.diagnostics.some((d) => d.file === this.file && d.line === at.line && d.message === message)) this.diag(message, at.line, at.column, 'warning')
+      if (!this.result.diagnostics.some((d) => d.source === this.file && d.range?.start.line === at.line && d.message === message)) this.diag(message, at.line, at.column, 'warning')
     }
     return v
   }
 
-  private diag(message: string, line: number, column: number, severity: Diagnostic['severity'] = 'error'): void {
-    this.result.diagnostics.push({ file: this.file, line, column, message, severity })
+  private diag(message: string, line: number, column: number, severity: Severity = 'error'): void {
+    this.result.diagnostics.push(configDiagnostic(this.file, { line, column }, message, severity))
   }
 
-  private fail(message: string, at: { line: number; column: number }): never {
-    throw new Located(message, at.line, at.column)
+  /** Raises at a place of the config: `pyClass` is Python's exception, '' for a limit of the supported subset. */
+  private fail(pyClass: string, message: string, at: { line: number; column: number }): never {
+    throw new LocatedError(pyClass, message, { line: at.line, column: at.column })
   }
 
   // ---- statements -------------------------------------------------------------------------------------
@@ -294,7 +278,7 @@ class Interpreter {
         // `with open(path) as f:` — a file is its own context manager; nothing else is.
         s.items.forEach((item, i) => {
           const v = this.eval(item)
-          if (!(v instanceof PyFile)) this.fail('only `with read_base():` and `with open(path) as f:` blocks are supported in configs', item)
+          if (!(v instanceof PyFile)) this.fail('', 'only `with read_base():` and `with open(path) as f:` blocks are supported in configs', item)
           const target = s.targets[i]
           if (target) this.assign(target, v)
         })
@@ -329,7 +313,7 @@ class Interpreter {
         for (const n of s.names) this.globals().add(n)
         return
       case 'raise':
-        this.fail(this.raised(s.exc), s)
+        this.fail('', this.raised(s.exc), s)
         break
       case 'if':
         this.block(truthy(this.eval(s.test)) ? s.body : s.orelse, inReadBase)
@@ -338,7 +322,7 @@ class Interpreter {
         for (const t of s.targets) this.del(t)
         return
       case 'assert':
-        if (!truthy(this.eval(s.test))) this.fail(`AssertionError${s.msg ? `: ${pyStr(this.eval(s.msg))}` : ''}`, s)
+        if (!truthy(this.eval(s.test))) this.fail('', `AssertionError${s.msg ? `: ${pyStr(this.eval(s.msg))}` : ''}`, s)
         return
     }
   }
@@ -521,7 +505,7 @@ class Interpreter {
     for (let i = this.scopes.length - 1; i >= 0; i--) if (this.scopes[i].has(name)) return this.scopes[i].get(name) as PyValue
     if (this.result.vars.has(name)) return this.result.vars.get(name) as PyValue
     if (this.builtins.has(name)) return this.builtins.get(name) as PyValue
-    this.fail(`NameError: name '${name}' is not defined`, at)
+    this.fail('NameError', `name '${name}' is not defined`, at)
   }
 
   private assign(t: Expr, v: PyValue): void {
@@ -535,13 +519,13 @@ class Interpreter {
         const star = t.items.findIndex((x) => x.kind === 'starred')
         if (star < 0) {
           if (items.length !== t.items.length) {
-            this.fail(`ValueError: ${items.length > t.items.length ? 'too many' : 'not enough'} values to unpack (expected ${t.items.length}, got ${items.length})`, t)
+            this.fail('ValueError', `${items.length > t.items.length ? 'too many' : 'not enough'} values to unpack (expected ${t.items.length}, got ${items.length})`, t)
           }
           t.items.forEach((x, i) => this.assign(x, items[i]))
           return
         }
         const after = t.items.length - star - 1
-        if (items.length < t.items.length - 1) this.fail('ValueError: not enough values to unpack', t)
+        if (items.length < t.items.length - 1) this.fail('ValueError', 'not enough values to unpack', t)
         t.items.slice(0, star).forEach((x, i) => this.assign(x, items[i]))
         this.assign((t.items[star] as Extract<Expr, { kind: 'starred' }>).value, new PyList(items.slice(star, items.length - after)))
         t.items.slice(star + 1).forEach((x, i) => this.assign(x, items[items.length - after + i]))
@@ -553,36 +537,36 @@ class Interpreter {
         if (obj instanceof PyDict) obj.set(key, v)
         else if (obj instanceof PyList && typeof key === 'number') {
           const k = key < 0 ? obj.items.length + key : key
-          if (k < 0 || k >= obj.items.length) this.fail('IndexError: list assignment index out of range', t)
+          if (k < 0 || k >= obj.items.length) this.fail('IndexError', 'list assignment index out of range', t)
           obj.items[k] = v
-        } else this.fail(`TypeError: '${typeName(obj)}' object does not support item assignment`, t)
+        } else this.fail('TypeError', `'${typeName(obj)}' object does not support item assignment`, t)
         return
       }
       case 'attr':
-        this.fail('assigning to attributes is outside the supported config subset', t)
+        this.fail('', 'assigning to attributes is outside the supported config subset', t)
     }
-    this.fail('cannot assign to this expression', t)
+    this.fail('', 'cannot assign to this expression', t)
   }
 
   private del(t: Expr): void {
     if (t.kind === 'name') {
-      if (!this.result.vars.delete(t.id)) this.fail(`NameError: name '${t.id}' is not defined`, t)
+      if (!this.result.vars.delete(t.id)) this.fail('NameError', `name '${t.id}' is not defined`, t)
       return
     }
     if (t.kind === 'subscript') {
       const obj = this.eval(t.value)
       const key = this.eval(t.index)
       if (obj instanceof PyDict) {
-        if (!obj.delete(key)) this.fail(`KeyError: ${pyRepr(key)}`, t)
+        if (!obj.delete(key)) this.fail('KeyError', `${pyRepr(key)}`, t)
       } else if (obj instanceof PyList && typeof key === 'number') obj.items.splice(key < 0 ? obj.items.length + key : key, 1)
-      else this.fail(`TypeError: '${typeName(obj)}' object doesn't support item deletion`, t)
+      else this.fail('TypeError', `'${typeName(obj)}' object doesn't support item deletion`, t)
       return
     }
     if (t.kind === 'tuple') {
       t.items.forEach((x) => this.del(x))
       return
     }
-    this.fail('cannot delete this expression', t)
+    this.fail('', 'cannot delete this expression', t)
   }
 
   // ---- expressions ------------------------------------------------------------------------------------
@@ -617,14 +601,14 @@ class Interpreter {
         for (const entry of e.entries) {
           if ('spread' in entry) {
             const src = this.eval(entry.spread)
-            if (!(src instanceof PyDict)) this.fail(`TypeError: '${typeName(src)}' object is not a mapping`, entry.spread)
+            if (!(src instanceof PyDict)) this.fail('TypeError', `'${typeName(src)}' object is not a mapping`, entry.spread)
             for (const [k, v] of src.entries()) d.set(k, v)
           } else d.set(this.eval(entry.key), this.eval(entry.value))
         }
         return d
       }
       case 'starred':
-        this.fail("can't use starred expression here", e)
+        this.fail('', "can't use starred expression here", e)
         break
       case 'comp':
         return this.comprehension(e)
@@ -633,14 +617,14 @@ class Interpreter {
       case 'subscript':
         return this.subscript(this.eval(e.value), e.index, e)
       case 'slice':
-        this.fail('slice outside a subscript', e)
+        this.fail('', 'slice outside a subscript', e)
         break
       case 'call':
         return this.call(e)
       case 'unary': {
         const v = this.eval(e.operand)
         if (e.op === 'not') return !truthy(v)
-        if (typeof v !== 'number' && typeof v !== 'boolean') this.fail(`TypeError: bad operand type for unary ${e.op}: '${typeName(v)}'`, e)
+        if (typeof v !== 'number' && typeof v !== 'boolean') this.fail('TypeError', `bad operand type for unary ${e.op}: '${typeName(v)}'`, e)
         const n = Number(v)
         return e.op === '-' ? -n : e.op === '+' ? n : ~n
       }
@@ -668,9 +652,9 @@ class Interpreter {
       case 'lambda':
         return this.makeFunction('<lambda>', e.params, e.body)
       case 'unsupported':
-        this.fail(`${e.what} are outside the supported config subset`, e)
+        this.fail('', `${e.what} are outside the supported config subset`, e)
     }
-    this.fail('unsupported expression', e)
+    this.fail('', 'unsupported expression', e)
   }
 
   private items(exprs: Expr[]): PyValue[] {
@@ -724,7 +708,7 @@ class Interpreter {
   private attribute(obj: PyValue, name: string, at: Expr): PyValue {
     if (obj === ENVIRON) {
       if (name === 'get') return new PyBuiltin('get', (a, _kw, site) => this.environ(a[0], a[1] ?? null, site))
-      this.fail(`AttributeError: os.environ.${name} is outside the supported config subset (the environment is not read)`, at)
+      this.fail('AttributeError', `os.environ.${name} is outside the supported config subset (the environment is not read)`, at)
     }
     if (obj instanceof PyModule && obj.name === 'os' && name === 'environ') return ENVIRON
     if (obj instanceof PyModule && obj.name === 'os' && name === 'getenv') return new PyBuiltin('getenv', (a, _kw, site) => this.environ(a[0], a[1] ?? null, site))
@@ -734,24 +718,24 @@ class Interpreter {
     if (m) return m
     // ConfigDict (what mmengine makes of dicts imported from base configs) reads keys as attributes.
     if (obj instanceof PyDict && obj.has(name)) return obj.get(name) as PyValue
-    this.fail(`AttributeError: '${typeName(obj)}' object has no attribute '${name}'`, at)
+    this.fail('AttributeError', `'${typeName(obj)}' object has no attribute '${name}'`, at)
   }
 
   private index(len: number, v: PyValue, at: Expr): number {
-    if (typeof v !== 'number' && typeof v !== 'boolean') this.fail(`TypeError: indices must be integers, not ${typeName(v)}`, at)
+    if (typeof v !== 'number' && typeof v !== 'boolean') this.fail('TypeError', `indices must be integers, not ${typeName(v)}`, at)
     const n = Number(v)
     const k = n < 0 ? len + n : n
-    if (k < 0 || k >= len) this.fail('IndexError: index out of range', at)
+    if (k < 0 || k >= len) this.fail('IndexError', 'index out of range', at)
     return k
   }
 
   private subscript(obj: PyValue, index: Expr, at: Expr): PyValue {
     if (index.kind === 'slice') {
       const seq = typeof obj === 'string' ? [...obj] : obj instanceof PyList || obj instanceof PyTuple ? obj.items : null
-      if (!seq) this.fail(`TypeError: '${typeName(obj)}' object is not subscriptable`, at)
+      if (!seq) this.fail('TypeError', `'${typeName(obj)}' object is not subscriptable`, at)
       const num = (x?: Expr): number | undefined => (x ? Number(this.eval(x)) : undefined)
       const step = num(index.step) ?? 1
-      if (step === 0) this.fail('ValueError: slice step cannot be zero', at)
+      if (step === 0) this.fail('ValueError', 'slice step cannot be zero', at)
       const len = seq.length
       const norm = (v: number | undefined, dflt: number): number => {
         if (v === undefined) return dflt
@@ -768,10 +752,10 @@ class Interpreter {
     const key = this.eval(index)
     if (obj === ENVIRON) {
       this.environ(key, null, at)
-      this.fail(`KeyError: ${pyRepr(key)} (the environment is not read; use os.environ.get(name, default))`, at)
+      this.fail('KeyError', `${pyRepr(key)} (the environment is not read; use os.environ.get(name, default))`, at)
     }
     if (obj instanceof PyDict) {
-      if (!obj.has(key)) this.fail(`KeyError: ${pyRepr(key)}`, at)
+      if (!obj.has(key)) this.fail('KeyError', `${pyRepr(key)}`, at)
       return obj.get(key) as PyValue
     }
     // Type subscripts (list[str], Dict[str, int]) only annotate; they stand for the type itself.
@@ -781,7 +765,7 @@ class Interpreter {
       const cps = [...obj]
       return cps[this.index(cps.length, key, at)]
     }
-    this.fail(`TypeError: '${typeName(obj)}' object is not subscriptable`, at)
+    this.fail('TypeError', `'${typeName(obj)}' object is not subscriptable`, at)
   }
 
   private call(e: Extract<Expr, { kind: 'call' }>): PyValue {
@@ -792,14 +776,14 @@ class Interpreter {
       if (a.kind === 'pos') args.push(this.eval(a.value))
       else if (a.kind === 'star') args.push(...iterate(this.eval(a.value)))
       else if (a.kind === 'kw') {
-        if (kwargs.has(a.name)) this.fail(`SyntaxError: keyword argument repeated: ${a.name}`, a.value)
+        if (kwargs.has(a.name)) this.fail('SyntaxError', `keyword argument repeated: ${a.name}`, a.value)
         kwargs.set(a.name, this.eval(a.value))
       } else {
         const d = this.eval(a.value)
-        if (!(d instanceof PyDict)) this.fail(`TypeError: argument after ** must be a mapping, not ${typeName(d)}`, a.value)
+        if (!(d instanceof PyDict)) this.fail('TypeError', `argument after ** must be a mapping, not ${typeName(d)}`, a.value)
         for (const [k, v] of d.entries()) {
-          if (typeof k !== 'string') this.fail('TypeError: keywords must be strings', a.value)
-          if (kwargs.has(k)) this.fail(`TypeError: got multiple values for keyword argument '${k}'`, a.value)
+          if (typeof k !== 'string') this.fail('TypeError', 'keywords must be strings', a.value)
+          if (kwargs.has(k)) this.fail('TypeError', `got multiple values for keyword argument '${k}'`, a.value)
           kwargs.set(k, v)
         }
       }
@@ -808,9 +792,9 @@ class Interpreter {
     if (f instanceof PyBuiltin) return f.call(args, kwargs, { line: e.line, column: e.column })
     if (f === READ_BASE) return null
     if (f instanceof PyRef) {
-      this.fail(`calling '${f.name}' (imported from ${f.module}) is outside the supported config subset; configs pass classes as type=${f.name}`, e)
+      this.fail('', `calling '${f.name}' (imported from ${f.module}) is outside the supported config subset; configs pass classes as type=${f.name}`, e)
     }
-    this.fail(`TypeError: '${typeName(f)}' object is not callable`, e)
+    this.fail('TypeError', `'${typeName(f)}' object is not callable`, e)
   }
 
   private binary(op: string, a: PyValue, b: PyValue, at: { line: number; column: number }): PyValue {
@@ -831,20 +815,20 @@ class Interpreter {
           break
         case '/':
           if (bothNum) {
-            if (y === 0) this.fail('ZeroDivisionError: division by zero', at)
+            if (y === 0) this.fail('ZeroDivisionError', 'division by zero', at)
             return x / y
           }
           break
         case '//':
           if (bothNum) {
-            if (y === 0) this.fail('ZeroDivisionError: integer division or modulo by zero', at)
+            if (y === 0) this.fail('ZeroDivisionError', 'integer division or modulo by zero', at)
             return Math.floor(x / y)
           }
           break
         case '%':
           if (typeof a === 'string') return percentFormat(a, b)
           if (bothNum) {
-            if (y === 0) this.fail('ZeroDivisionError: integer division or modulo by zero', at)
+            if (y === 0) this.fail('ZeroDivisionError', 'integer division or modulo by zero', at)
             return x - y * Math.floor(x / y)
           }
           break
@@ -875,10 +859,10 @@ class Interpreter {
           break
       }
     } catch (err) {
-      if (err instanceof PyError) this.fail(err.pyMessage, at)
+      if (err instanceof PyError) this.fail(err.pyClass, err.message, at)
       throw err
     }
-    this.fail(`TypeError: unsupported operand type(s) for ${op}: '${typeName(a)}' and '${typeName(b)}'`, at)
+    this.fail('TypeError', `unsupported operand type(s) for ${op}: '${typeName(a)}' and '${typeName(b)}'`, at)
   }
 
   /** seq * n, checked against the budget before anything is allocated. */
@@ -908,7 +892,7 @@ class Interpreter {
       case 'not in': {
         let found: boolean
         if (typeof b === 'string') {
-          if (typeof a !== 'string') this.fail(`TypeError: 'in <string>' requires string as left operand, not ${typeName(a)}`, at)
+          if (typeof a !== 'string') this.fail('TypeError', `'in <string>' requires string as left operand, not ${typeName(a)}`, at)
           found = b.includes(a)
         } else if (b instanceof PyDict) found = b.has(a)
         else found = iterate(b).some((x) => pyEquals(x, a))
@@ -919,7 +903,7 @@ class Interpreter {
       const c = pyCompare(a, b)
       return op === '<' ? c < 0 : op === '>' ? c > 0 : op === '<=' ? c <= 0 : c >= 0
     } catch (err) {
-      if (err instanceof PyError) this.fail(err.pyMessage, at)
+      if (err instanceof PyError) this.fail(err.pyClass, err.message, at)
       throw err
     }
   }

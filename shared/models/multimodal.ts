@@ -3,6 +3,7 @@
 // the signals for a model that cannot take a modality. Pure data functions: the harness path, renderForModel,
 // the conformance runner and the app all come through here.
 import { PyError } from '../python/errors'
+import type { Diagnostic } from '../diagnostics'
 
 export const MODALITIES = ['text', 'image', 'audio', 'video'] as const
 export type Modality = (typeof MODALITIES)[number]
@@ -152,13 +153,6 @@ export function aisVisionInput(
   return { input: [{ ...first, prompt: out }, ...list.slice(1)], warning }
 }
 
-/** A problem about media as the app and `render` show it (same shape as api Problem). */
-export interface MediaProblem {
-  code: 'media-dropped' | 'empty-turn' | 'text-only-template' | 'media-placeholder-missing'
-  severity: 'info' | 'warning' | 'error'
-  message: string
-}
-
 /** The modalities a profile takes; absent: text only (message APIs are not judged: the server decides). */
 export function profileModalities(profile: { modalities?: readonly string[] }): readonly string[] {
   return profile.modalities ?? ['text']
@@ -176,9 +170,9 @@ export function chatTemplateMediaSignals(
   profile: { name: string; modalities?: readonly string[]; media?: Partial<Record<MediaModality, { placeholder: string }>> },
   parts: ReadonlyArray<MediaPartRef>,
   outcome: { text: string } | { error: string; listContent: boolean }
-): MediaProblem[] {
+): Diagnostic[] {
   const takes = profileModalities(profile)
-  const out: MediaProblem[] = []
+  const out: Diagnostic[] = []
   if ('error' in outcome) {
     const notTaken = parts.filter((p) => !takes.includes(p.modality))
     if (outcome.listContent && (notTaken.length > 0 || (parts.length === 0 && takes.length === 1)))

@@ -1,10 +1,11 @@
 // Says what a config read besides its own text: files it opened (one line per file, however often it was
 // opened) and environment variables it asked for (never read: the config's default is what counts).
-import type { Problem } from '../../../shared/api/types'
+import type { Diagnostic } from '../../../shared/api/types'
 import type { ConfigInput } from '../../../shared/config/import'
+import { pointRange } from '../../../shared/diagnostics'
 
-export function configInputProblems(inputs: ConfigInput[]): Problem[] {
-  const out: Problem[] = []
+export function configInputProblems(inputs: ConfigInput[]): Diagnostic[] {
+  const out: Diagnostic[] = []
   const files = new Map<string, Extract<ConfigInput, { kind: 'file' }>>()
   const env = new Map<string, Extract<ConfigInput, { kind: 'environ' }>>()
   for (const i of inputs) {
@@ -12,7 +13,7 @@ export function configInputProblems(inputs: ConfigInput[]): Problem[] {
     if (i.kind === 'environ' && !env.has(i.name)) env.set(i.name, i)
   }
   for (const f of files.values()) {
-    out.push({ code: 'config-read', severity: 'info', message: `the config read ${f.file} (${f.bytes} characters)`, at: { file: f.from.file, line: f.from.line, column: f.from.column } })
+    out.push({ code: 'config-read', severity: 'info', message: `the config read ${f.file} (${f.bytes} characters)`, source: f.from.file, range: pointRange(f.from.line, f.from.column) })
   }
   for (const e of env.values()) {
     const used = e.used === null ? 'None' : JSON.stringify(e.used)
@@ -20,7 +21,8 @@ export function configInputProblems(inputs: ConfigInput[]): Problem[] {
       code: 'config-environ',
       severity: 'warning',
       message: `the config asks for the environment variable ${e.name}; the environment is not read, so its default ${used} is used (as in a clean environment)`,
-      at: { file: e.from.file, line: e.from.line, column: e.from.column }
+      source: e.from.file,
+      range: pointRange(e.from.line, e.from.column)
     })
   }
   return out

@@ -4,6 +4,7 @@ import { resolve } from 'node:path'
 import type { ImportedConfig } from '../../../shared/config/import'
 import { runTask } from '../workers/pool'
 import type { LoadConfigOptions } from './load-config'
+import { configDiagnostic } from '../../../shared/config/config-diagnostic'
 
 export async function loadConfig(file: string, options: LoadConfigOptions = {}): Promise<ImportedConfig> {
   const path = resolve(file)
@@ -12,6 +13,6 @@ export async function loadConfig(file: string, options: LoadConfigOptions = {}):
   } catch (e) {
     // The worker itself died (out of memory past every limit): still a diagnostic, never a crash.
     const message = `the config could not be evaluated: ${e instanceof Error ? e.message : String(e)}`
-    return { datasets: [], models: [], variables: {}, diagnostics: [{ file: path, line: 1, column: 1, message, severity: 'error' }], inputs: [] }
+    return { datasets: [], models: [], variables: {}, diagnostics: [configDiagnostic(path, null, message)], inputs: [] }
   }
 }

@@ -14,6 +14,7 @@ import { dirname, isAbsolute, join, relative, resolve as resolvePath, sep } from
 import { configFormatOf, importConfig, type ConfigResolver, type ConfigTextReader, type ImportedConfig } from '../../../shared/config/import'
 import type { EvalLimits } from '../../../shared/config/python-budget'
 import { checkRequestedPath } from '../media/roots'
+import { configDiagnostic } from '../../../shared/config/config-diagnostic'
 
 export interface LoadConfigOptions {
   /** Extra folders to try absolute imports against (e.g. a user's OpenCompass checkout `configs/`). */
@@ -131,7 +132,7 @@ export function loadConfigFile(file: string, options: LoadConfigOptions = {}): I
     text = readFileSync(path, 'utf8')
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e)
-    return { datasets: [], models: [], variables: {}, diagnostics: [{ file: path, line: 1, column: 1, message, severity: 'error' }], inputs: [] }
+    return { datasets: [], models: [], variables: {}, diagnostics: [configDiagnostic(path, null, message)], inputs: [] }
   }
   const folders = new Set<string>([dirname(path), ...(options.configRoots ?? [])])
   const resolveFile = makeFileResolver(options)

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto'
 import { access, constants, mkdir, readdir, rename, stat, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import type { Problem } from '../../../shared/api/types'
+import type { Diagnostic } from '../../../shared/api/types'
 import type { DatasetConfig } from '../../../shared/config/import'
 import { PyFloat } from '../../../shared/python/json'
 import { PyError, checkReaderColumns, loadKwargs, loaderFor } from '../../../shared/loaders'
@@ -22,8 +22,8 @@ import { nodeLoaderIO } from './node-io'
 const AS_IS = new Set(['CustomDataset'])
 
 export type LoaderOutcome =
-  | { kind: 'loaded'; file: string; cacheDir: string; cwd: string; problems: Problem[] }
-  | { kind: 'as-is'; problems: Problem[] }
+  | { kind: 'loaded'; file: string; cacheDir: string; cwd: string; problems: Diagnostic[] }
+  | { kind: 'as-is'; problems: Diagnostic[] }
 
 /** The project's cache folder: PROMPTLOOM_STATE_DIR, else <root>/.promptloom/cache if writable, else ~/.cache. */
 export async function projectCacheDir(
@@ -89,7 +89,7 @@ export interface ApplyLoaderOptions {
 export async function applyLoader(o: ApplyLoaderOptions): Promise<LoaderOutcome> {
   const type = o.entry.type
   const loader = loaderFor(type)
-  const at = { file: o.dataset }
+  const source = o.dataset
   if (!loader) {
     if (!type || AS_IS.has(type)) return { kind: 'as-is', problems: [] }
     return {
@@ -99,7 +99,7 @@ export async function applyLoader(o: ApplyLoaderOptions): Promise<LoaderOutcome>
           code: 'loader-not-reproduced',
           message: `${type}.load() is not reproduced by PromptLoom: the rows are used as they are in the file, which may differ from what ${type} builds.`,
           severity: 'warning',
-          at
+          source
         }
       ]
     }
@@ -121,12 +121,12 @@ export async function applyLoader(o: ApplyLoaderOptions): Promise<LoaderOutcome>
     'loaded',
     `${path.basename(o.dataset).replace(/[^\w.-]+/g, '_')}.${type}.${key}.jsonl`
   )
-  const problems: Problem[] = [
+  const problems: Diagnostic[] = [
     {
       code: 'loader',
       message: `Rows built as ${type}.load() builds them (reproduced from upstream's code); pictures it decodes are kept in ${path.join(cacheDir, 'media')}.`,
       severity: 'info',
-      at
+      source
     }
   ]
   if (
@@ -161,7 +161,7 @@ export async function applyLoader(o: ApplyLoaderOptions): Promise<LoaderOutcome>
           code: 'loader-failed',
           message: `${type}.load() fails on this data (${why}); upstream would stop here. The rows are shown as they are in the file.`,
           severity: 'error',
-          at
+          source
         }
       ]
     }
@@ -172,7 +172,7 @@ export async function applyLoader(o: ApplyLoaderOptions): Promise<LoaderOutcome>
       code: 'loader-columns',
       message: `${type}.load() gives the columns ${res.columns.join(', ')}: ${readerError.pyMessage}`,
       severity: 'error',
-      at
+      source
     })
   await mkdir(path.dirname(file), { recursive: true })
   const tmp = `${file}.${process.pid}.tmp`

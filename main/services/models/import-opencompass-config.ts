@@ -11,6 +11,7 @@ import { loadConfig } from '../config/load-config-async'
 import { modelClassInfo } from '../../../shared/models/model-classes'
 import { importProfileFromModelFolder, type ImportWarning } from './import-model-folder'
 import { loadProfileLibrary } from './profile-library'
+import { placedMessage } from '../../../shared/diagnostics'
 
 /** Evaluates a Python config file to its top-level variables (as plain JSON values). */
 export type OpenCompassConfigLoader = (path: string) => Promise<{ ok: true; value: Record<string, unknown> } | { ok: false; error: { message: string } }>
@@ -173,7 +174,7 @@ async function familyOfConfigText(path: string): Promise<'opencompass' | 'aisben
 const defaultLoadConfig: OpenCompassConfigLoader = async (path) => {
   const c = await loadConfig(path)
   const err = c.diagnostics.find((d) => d.severity === 'error')
-  if (err) return { ok: false, error: { message: `${err.file}:${err.line}:${err.column}: ${err.message}` } }
+  if (err) return { ok: false, error: { message: placedMessage(err) } }
   return { ok: true, value: c.variables as Record<string, unknown> }
 }
 

@@ -6,7 +6,7 @@
 import { copyFileSync, existsSync, mkdirSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import type { DatabaseSync } from 'node:sqlite'
-import type { Problem } from '../../../shared/api/types'
+import type { Diagnostic } from '../../../shared/api/types'
 import { stampOf, type FileStamp } from '../datasets/index-cache'
 import type { RowRecord } from '../datasets/types'
 import { CurationState, rowsText } from '../workspace/curation'
@@ -37,7 +37,7 @@ export interface ProjectStore {
   curation: CurationState
   /** null when nothing could be opened: curation then lives in memory only (and a problem says so). */
   db: CurationDb | null
-  problems: Problem[]
+  problems: Diagnostic[]
   identity: SplitIdentity | null
 }
 
@@ -45,7 +45,7 @@ export async function openProjectStore(
   spec: ProjectStoreSpec,
   env: NodeJS.ProcessEnv = process.env
 ): Promise<ProjectStore> {
-  const problems: Problem[] = []
+  const problems: Diagnostic[] = []
   const failures: string[] = []
   let db: CurationDb | null = null
   for (const c of storeCandidates(spec.root, spec.dataset, env)) {
@@ -70,7 +70,7 @@ export async function openProjectStore(
         code: 'curation-store',
         severity: 'warning',
         message: `The project folder is not writable (${failures.join('; ')}); curation is saved in ${c.file} instead`,
-        at: { file: c.file }
+        source: c.file
       })
     }
     break
@@ -93,7 +93,7 @@ export async function openProjectStore(
         code: 'curation-identity',
         severity: 'warning',
         message: id.idProblem,
-        at: { split: spec.split }
+        data: { split: spec.split }
       })
     if (id.keyColumn !== db.meta('key_column')) db.setMeta('key_column', id.keyColumn ?? '')
     const r = reconcile(db.storedRecords(spec.split), id)
@@ -104,7 +104,7 @@ export async function openProjectStore(
         code: 'curation-moved',
         severity: 'info',
         message: `${r.moved} saved decision${r.moved === 1 ? '' : 's'} followed ${r.moved === 1 ? 'its row' : 'their rows'} to a new position (matched by ${by})`,
-        at: { split: spec.split }
+        data: { split: spec.split }
       })
     if (r.flagged.size) {
       const rows = [...r.flagged.keys()].sort((a, b) => a - b)
@@ -112,7 +112,7 @@ export async function openProjectStore(
         code: 'curation-review',
         severity: 'warning',
         message: `The content of ${rowsText(rows)} changed in the dataset under a saved decision: flagged for review (the note says what it was)`,
-        at: { split: spec.split, row: rows[0] }
+        data: { split: spec.split, row: rows[0] }
       })
     }
     if (r.orphaned)
@@ -120,7 +120,7 @@ export async function openProjectStore(
         code: 'curation-orphaned',
         severity: 'warning',
         message: `${r.orphaned} saved decision${r.orphaned === 1 ? ' is' : 's are'} for rows no longer in the dataset (matched by ${by}); kept in the store, not applied`,
-        at: { split: spec.split }
+        data: { split: spec.split }
       })
     if (changed.length && r.byIndex)
       changed.forEach(
@@ -135,7 +135,7 @@ export async function openProjectStore(
       code: 'curation-shared',
       severity: 'warning',
       message: `This dataset's curation is also open in another PromptLoom (process ${o.pid} on ${o.host}, since ${o.openedAt}). Both save every change as it is made and merge field by field; each window shows the other's changes when it next reads or writes.`,
-      at: { file: db.file }
+      source: db.file
     })
   }
   const curation = new CurationState(db.log(spec.split), db.loadRecords(spec.split))
@@ -160,7 +160,7 @@ function datasetName(spec: ProjectStoreSpec, fallback: string | undefined): stri
 export function migrateLegacyStore(
   spec: Pick<ProjectStoreSpec, 'root' | 'dataset' | 'files'>,
   env: NodeJS.ProcessEnv = process.env
-): Problem[] {
+): Diagnostic[] {
   const legacy = legacyStoreFile(spec.root)
   const target = storeCandidates(spec.root, spec.dataset, env)[0].file
   if (env.PROMPTLOOM_STATE_DIR || existsSync(target) || !existsSync(legacy)) return []
@@ -186,7 +186,7 @@ export function migrateLegacyStore(
           code: 'curation-legacy',
           severity: 'info',
           message: `${legacy} (a curation store shared by the folder, from an older PromptLoom) is not applied to this dataset: ${whose}`,
-          at: { file: legacy }
+          source: legacy
         }
       ]
     }
@@ -202,7 +202,7 @@ export function migrateLegacyStore(
         code: 'curation-legacy',
         severity: 'info',
         message: `Curation saved by an older PromptLoom in ${legacy} was moved to this dataset's own store, ${target}`,
-        at: { file: target }
+        source: target
       }
     ]
   } catch (e) {
@@ -211,7 +211,7 @@ export function migrateLegacyStore(
         code: 'curation-legacy',
         severity: 'warning',
         message: `${legacy} (an older shared curation store) could not be migrated: ${(e as Error).message}`,
-        at: { file: legacy }
+        source: legacy
       }
     ]
   } finally {
@@ -224,8 +224,8 @@ async function staleEdits(
   c: CurationState,
   split: string,
   readRow: NonNullable<ProjectStoreSpec['readRow']>
-): Promise<Problem[]> {
-  const problems: Problem[] = []
+): Promise<Diagnostic[]> {
+  const problems: Diagnostic[] = []
   for (const i of c.editedRows().slice(0, MAX_EDITED_CHECKED)) {
     const row = await readRow(i).catch(() => undefined)
     if (!row) {
@@ -233,7 +233,7 @@ async function staleEdits(
         code: 'curation-stale',
         severity: 'warning',
         message: `Row ${i} has edits but is no longer in the ${split} split`,
-        at: { split, row: i }
+        data: { split, row: i }
       })
       if (problems.length >= MAX_STALE_REPORTED) return problems
       continue
@@ -244,7 +244,7 @@ async function staleEdits(
         code: 'curation-stale',
         severity: 'warning',
         message: `Row ${i}: ${field} is no longer the value it was edited from`,
-        at: { split, row: i, field }
+        data: { split, row: i, field }
       })
       if (problems.length >= MAX_STALE_REPORTED) return problems
     }
@@ -253,7 +253,7 @@ async function staleEdits(
 }
 
 /** Compares the dataset files with the versions the saved curation was made against. */
-async function checkStamps(db: CurationDb, spec: ProjectStoreSpec): Promise<Problem[]> {
+async function checkStamps(db: CurationDb, spec: ProjectStoreSpec): Promise<Diagnostic[]> {
   const now = new Map<string, FileStamp>()
   for (const f of spec.files) {
     const s = await stampOf(f).catch(() => null)
@@ -264,7 +264,7 @@ async function checkStamps(db: CurationDb, spec: ProjectStoreSpec): Promise<Prob
     db.saveStamps(spec.split, now)
     return []
   }
-  const problems: Problem[] = []
+  const problems: Diagnostic[] = []
   for (const [file, s] of now) {
     const old = saved.get(file)
     if (!old) continue
@@ -274,7 +274,8 @@ async function checkStamps(db: CurationDb, spec: ProjectStoreSpec): Promise<Prob
       code: 'curation-stale',
       severity: 'warning',
       message: `${file} changed (${what}) since curation was saved: saved decisions were matched to their rows again`,
-      at: { file, split: spec.split }
+      source: file,
+      data: { split: spec.split }
     })
   }
   const gone = [...saved.keys()].filter((f) => !now.has(f))
@@ -283,7 +284,7 @@ async function checkStamps(db: CurationDb, spec: ProjectStoreSpec): Promise<Prob
       code: 'curation-stale',
       severity: 'warning',
       message: `Curation was saved against ${gone.join(', ')}, which the ${spec.split} split no longer reads`,
-      at: { split: spec.split }
+      data: { split: spec.split }
     })
   }
   // Only a change the reviewer makes on this version moves the reference to it (until then the warning stays).

@@ -2,7 +2,7 @@
 // folders, or built-in library profiles by id. A broken one is reported and the others still load.
 import { readFile, stat } from 'node:fs/promises'
 import { extname } from 'node:path'
-import type { Problem } from '../../../shared/api/types'
+import type { Diagnostic } from '../../../shared/api/types'
 import type { ModelProfile } from '../../../shared/models'
 import { parseHarnessRef, profileUnderHarness } from '../../../shared/models/harness-ref'
 import { loadConfig } from '../config/load-config-async'
@@ -11,14 +11,15 @@ import { importProfileFromOpenCompassConfig } from '../models/import-opencompass
 import { loadProfileFile, loadProfileLibrary } from '../models/profile-library'
 import { tokenCounterForProfile } from '../models/tokenizer'
 import type { ModelContext } from './render-row'
+import { placedMessage } from '../../../shared/diagnostics'
 
 /** REF@HARNESS[,K=V…] (shared/models/harness-ref.ts): REF's profiles, each as a column under that harness. */
-async function loadOne(ref: string, library: () => Promise<ModelProfile[]>): Promise<{ profiles: ModelProfile[]; problems: Problem[] }> {
+async function loadOne(ref: string, library: () => Promise<ModelProfile[]>): Promise<{ profiles: ModelProfile[]; problems: Diagnostic[] }> {
   let hr
   try {
     hr = (await stat(ref).catch(() => null)) ? null : parseHarnessRef(ref)
   } catch (e) {
-    return { profiles: [], problems: [{ code: 'model-profile', message: `${ref}: ${(e as Error).message}`, severity: 'error', at: { file: ref } }] }
+    return { profiles: [], problems: [{ code: 'model-profile', message: `${ref}: ${(e as Error).message}`, severity: 'error', source: ref }] }
   }
   if (!hr) return loadPlain(ref, library)
   const base = await loadPlain(hr.base, library)
@@ -27,15 +28,15 @@ async function loadOne(ref: string, library: () => Promise<ModelProfile[]>): Pro
   for (const p of base.profiles) {
     const r = profileUnderHarness(p, hr.harness, hr.options)
     if (r.ok) profiles.push(r.profile)
-    else problems.push({ code: 'model-profile', message: `${ref}: ${r.errors.map((e) => `${e.path || '(profile)'}: ${e.message}`).join('; ')}`, severity: 'error', at: { file: ref } })
+    else problems.push({ code: 'model-profile', message: `${ref}: ${r.errors.map((e) => `${e.path || '(profile)'}: ${e.message}`).join('; ')}`, severity: 'error', source: ref })
   }
   return { profiles, problems }
 }
 
-async function loadPlain(ref: string, library: () => Promise<ModelProfile[]>): Promise<{ profiles: ModelProfile[]; problems: Problem[] }> {
-  const fail = (message: string): { profiles: ModelProfile[]; problems: Problem[] } => ({
+async function loadPlain(ref: string, library: () => Promise<ModelProfile[]>): Promise<{ profiles: ModelProfile[]; problems: Diagnostic[] }> {
+  const fail = (message: string): { profiles: ModelProfile[]; problems: Diagnostic[] } => ({
     profiles: [],
-    problems: [{ code: 'model-profile', message: `${ref}: ${message}`, severity: 'error', at: { file: ref } }]
+    problems: [{ code: 'model-profile', message: `${ref}: ${message}`, severity: 'error', source: ref }]
   })
   const st = await stat(ref).catch(() => null)
   if (!st) {
@@ -60,24 +61,24 @@ async function loadPlain(ref: string, library: () => Promise<ModelProfile[]>): P
   return fail('not a profile (.json), an OpenCompass model config (.py) or a model folder')
 }
 
-async function fromOpenCompass(ref: string): Promise<{ profiles: ModelProfile[]; problems: Problem[] }> {
+async function fromOpenCompass(ref: string): Promise<{ profiles: ModelProfile[]; problems: Diagnostic[] }> {
   const r = await importProfileFromOpenCompassConfig(ref, {
     loadConfig: async (path) => {
       const c = await loadConfig(path)
       const err = c.diagnostics.find((d) => d.severity !== 'warning')
-      if (err) return { ok: false, error: { message: `${err.file}:${err.line}:${err.column}: ${err.message}` } }
+      if (err) return { ok: false, error: { message: placedMessage(err) } }
       return { ok: true, value: c.variables as Record<string, unknown> }
     }
   })
   if (r.ok) return { profiles: r.profiles, problems: [] }
-  return { profiles: [], problems: r.errors.map((e) => ({ code: 'model-profile', message: `${ref}: ${e.path || '(config)'}: ${e.message}`, severity: 'error', at: { file: ref } })) }
+  return { profiles: [], problems: r.errors.map((e) => ({ code: 'model-profile', message: `${ref}: ${e.path || '(config)'}: ${e.message}`, severity: 'error', source: ref })) }
 }
 
-export async function loadModels(refs: string[]): Promise<{ models: ModelContext[]; problems: Problem[] }> {
+export async function loadModels(refs: string[]): Promise<{ models: ModelContext[]; problems: Diagnostic[] }> {
   let lib: Promise<ModelProfile[]> | null = null
   const library = () => (lib ??= loadProfileLibrary().then((l) => l.profiles))
   const models: ModelContext[] = []
-  const problems: Problem[] = []
+  const problems: Diagnostic[] = []
   const seen = new Set<string>()
   for (const ref of refs) {
     const r = await loadOne(ref, library)

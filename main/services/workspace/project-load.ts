@@ -4,13 +4,13 @@
 // result; every other service reads the project through it.
 import { readFile } from 'node:fs/promises'
 import { dirname, isAbsolute, resolve } from 'node:path'
-import type { DatasetSummary, ModelSummary, Problem, ProjectSummary } from '../../../shared/api/types'
+import type { DatasetSummary, ModelSummary, Diagnostic, ProjectSummary } from '../../../shared/api/types'
 import type { EngineError, Prepared, Row } from '../../../shared/engine'
 import type { DatasetConfig } from '../../../shared/config/import'
 import { loadConfig } from '../config/load-config-async'
 import { configInputProblems } from '../config/config-inputs'
 import { completeCustomDatasets } from '../config/custom-datasets'
-import { openDataset, type DatasetHandle } from '../datasets'
+import { datasetDiagnostic, openDataset, type DatasetHandle } from '../datasets'
 import type { RowRecord } from '../datasets/types'
 import { migrateLegacyStore } from '../store/project-store'
 import { applyLoader } from '../loaders/apply-loader'
@@ -23,6 +23,7 @@ import type { Tasks } from './tasks'
 import { ProjectTemplates, overridesFile } from './template-overrides'
 import { defaultVariant, readsInputColumns, variantsFromConfig, type Variant } from './variants'
 import { inferencerNote } from './infer-mode'
+import { placedMessage } from '../../../shared/diagnostics'
 
 export interface LoadedProject {
   summary: ProjectSummary
@@ -45,7 +46,7 @@ export interface LoadedProject {
   /** True once `ready` has settled. */
   settled: boolean
   /** The summary's problems that came from the dataset, replaced when validation ends. */
-  datasetProblems: Problem[]
+  datasetProblems: Diagnostic[]
   /** Set while background validation runs, to cancel it when another project replaces this one. */
   validationTask: { cancel(): void } | null
   /**
@@ -81,19 +82,17 @@ export async function loadProjectPath(path: string, o: LoadOptions, mediaFolder?
 }
 
 export async function loadProject(spec: ProjectSpec, o: LoadOptions): Promise<LoadedProject> {
-  const problems: Problem[] = []
+  const problems: Diagnostic[] = []
   let variants: Variant[] = []
   let cfgDatasets: DatasetConfig[] = []
   if (spec.configFile) {
     const text = await readFile(spec.configFile, 'utf8')
     const cfg = await loadConfig(spec.configFile)
-    for (const d of cfg.diagnostics) {
-      problems.push({ code: 'config', message: d.message, severity: d.severity, at: { file: d.file, line: d.line, column: d.column } })
-    }
+    problems.push(...cfg.diagnostics)
     problems.push(...configInputProblems(cfg.inputs))
     if (cfg.diagnostics.some((d) => d.severity === 'error') && cfg.datasets.length === 0) {
       const d = cfg.diagnostics.find((x) => x.severity === 'error')!
-      throw new Error(`${d.file}:${d.line}:${d.column}: ${d.message}`)
+      throw new Error(placedMessage(d))
     }
     if (!spec.dataset) {
       const p = cfg.datasets.find((d) => typeof d.path === 'string')?.path
@@ -106,7 +105,7 @@ export async function loadProject(spec: ProjectSpec, o: LoadOptions): Promise<Lo
     variants = variantsFromConfig(cfgDatasets, text)
     for (const v of variants) {
       const note = inferencerNote(v)
-      if (note) problems.push({ code: 'inferencer', message: note.message, severity: note.severity, at: { variant: v.id } })
+      if (note) problems.push({ code: 'inferencer', message: note.message, severity: note.severity, data: { variant: v.id } })
     }
   }
   // An mm_custom JSONL opened on its own gets AISBench's own config for it (mm_custom_gen.py).
@@ -178,8 +177,8 @@ export async function loadProject(spec: ProjectSpec, o: LoadOptions): Promise<Lo
 }
 
 /** The dataset's problems as the project lists them (the first 50). */
-export function datasetProblems(d: DatasetHandle): Problem[] {
-  return d.errors.slice(0, 50).map((e) => ({ code: e.code, message: e.message, severity: e.severity, at: { file: e.at.file, ...(e.at.line ? { line: e.at.line } : {}), ...(e.at.offset !== undefined ? { offset: e.at.offset } : {}) } }))
+export function datasetProblems(d: DatasetHandle): Diagnostic[] {
+  return d.errors.slice(0, 50).map(datasetDiagnostic)
 }
 
 export function datasetSummary(d: DatasetHandle): DatasetSummary {

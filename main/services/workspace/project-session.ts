@@ -3,7 +3,7 @@
 // the model columns. Every other service asks the session for the project (`need()`) and its curation state.
 import { existsSync } from 'node:fs'
 import { stat } from 'node:fs/promises'
-import type { AppInfo, DatasetSummary, ModelSummary, Problem, ProjectSummary, SkippedLine } from '../../../shared/api/types'
+import type { AppInfo, DatasetSummary, ModelSummary, Diagnostic, ProjectSummary, SkippedLine } from '../../../shared/api/types'
 import type { Host } from '../../api/host'
 import { appVersion, demoProjectDir } from '../app-paths'
 import { openDataset } from '../datasets'
@@ -217,7 +217,7 @@ export class ProjectSession {
     const problems = datasetProblems(p.dataset)
     if (outcome.state !== 'done') {
       const what = outcome.state === 'cancelled' ? 'Validation was cancelled' : `Validation failed: ${outcome.message ?? 'unknown error'}`
-      problems.unshift({ code: 'validation-incomplete', message: `${what}: column types are from the first rows and unreadable rows show as error rows. Reopen the project to validate it.`, severity: 'warning', at: { file: p.dataset.path } })
+      problems.unshift({ code: 'validation-incomplete', message: `${what}: column types are from the first rows and unreadable rows show as error rows. Reopen the project to validate it.`, severity: 'warning', source: p.dataset.path })
     }
     p.summary = {
       ...p.summary,
@@ -231,7 +231,7 @@ export class ProjectSession {
         await this.openStore(p)
         storeOpened = true
       } catch (e) {
-        p.summary.problems.push({ code: 'store', message: `Curation could not be loaded: ${e instanceof Error ? e.message : String(e)}`, severity: 'error', at: {} })
+        p.summary.problems.push({ code: 'store', message: `Curation could not be loaded: ${e instanceof Error ? e.message : String(e)}`, severity: 'error' })
       }
     }
     if (this.project !== p) return
@@ -315,7 +315,7 @@ export class ProjectSession {
   }
 
   /** Adds model columns from a library profile id, a model folder, a profile file or an OpenCompass model config. */
-  async addModel(ref: string): Promise<{ models: ModelSummary[]; added: string[]; problems: Problem[] }> {
+  async addModel(ref: string): Promise<{ models: ModelSummary[]; added: string[]; problems: Diagnostic[] }> {
     const p = this.need()
     const loaded = await loadModels([ref])
     const have = new Set(p.models.map((m) => m.profile.id))

@@ -11,7 +11,7 @@
 //  - an OpenCompass meta-template model the chat as a PromptList (SYSTEM in `begin`, HUMAN/BOT rounds, an open BOT
 //    turn), FastChat and LazyLLM prompters the turns' text.
 // A model that does not take a modality (profile `modalities`) receives the turn's text and a media-dropped signal.
-import type { ConversationTurnView, ConversationView, HarnessTrace, MediaRef, ModelMediaPart, ModelRender, Problem } from '../../../shared/api/types'
+import type { ConversationTurnView, ConversationView, HarnessTrace, MediaRef, ModelMediaPart, ModelRender, Diagnostic } from '../../../shared/api/types'
 import { countPhrase, profileModalities, type MediaModality } from '../../../shared/models/multimodal'
 import { classifyMediaRef } from '../media/refs'
 import type { FoundRef } from './row-media'
@@ -25,7 +25,7 @@ import { harnessRender, promptBlocks, renderMessages, shortRef, type ModelContex
 export function renderConversationRow(prepared: Prepared, col: ConversationColumn, testIndex: number, rowIndex: number, models: ModelContext[], spans: boolean): RenderedForModels {
   const row = prepared.test[testIndex] ?? {}
   const conv = rowConversation(row, col)
-  const problems: Problem[] = conv.warnings.map((w) => ({ code: w.code, message: w.message, severity: w.severity }))
+  const problems: Diagnostic[] = conv.warnings.map((w) => ({ code: w.code, message: w.message, severity: w.severity }))
   const ref = conv.reference
   const reference = ref ? { role: ref.role, text: contentPlainText(ref.content), content: ref.content, turn: conv.messages.length + 1 } : null
   if (conv.messages.length === 0) return { promptList: [], prompt: null, models: [], problems, reference }
@@ -52,7 +52,7 @@ function renderConversationFor(history: ChatMessageJson[], m: ModelContext, fami
   else r = harnessRender(wrapChatHistory(messages, m.profile, h, opts), m)
   if (dropped.length === 0) return r
   const turns = [...new Set(dropped.map((d) => d.turn))]
-  const signal: Problem = {
+  const signal: Diagnostic = {
     code: 'media-dropped',
     message: `Text-only model: ${countPhrase(dropped)} dropped — ${m.profile.name} takes ${profileModalities(m.profile).join(' and ')} only, so turn${turns.length === 1 ? '' : 's'} ${turns.join(', ')} ${turns.length === 1 ? 'is' : 'are'} sent as ${turns.length === 1 ? 'its' : 'their'} text (no harness sends such parts to it without failing).`,
     severity: 'warning'
@@ -71,7 +71,7 @@ function isProcessorModel(p: ModelProfile): boolean {
   return p.format === 'hf-chat-template' && !p.harness && profileModalities(p).some((x) => x !== 'text')
 }
 
-const PROCESSOR_NOTE: Problem = {
+const PROCESSOR_NOTE: Diagnostic = {
   code: 'harness',
   message: "Rendered as transformers' processor.apply_chat_template renders the conversation (image_url parts become {\"type\": \"image\", \"url\"}): OpenCompass's HuggingFacewithChatTemplate would send the text only.",
   severity: 'info'

@@ -2,7 +2,7 @@
 // from), then each chosen model's own input — an OpenCompass meta template applied to that PromptList, or the
 // messages OpenCompass would send through a chat template / FastChat / LazyLLM / an API — with token counts and
 // every warning and signal.
-import type { ModelRender, Problem, PromptBlock, ReferenceAnswer, RenderItem, Segment } from '../../../shared/api/types'
+import type { ModelRender, Diagnostic, PromptBlock, ReferenceAnswer, RenderItem, Segment } from '../../../shared/api/types'
 import {
   applyMetaTemplate,
   clpRefusal,
@@ -48,19 +48,20 @@ import { conversationOf } from './variants'
 import { partMedia } from '../../../shared/conversation'
 import { renderConversationRow } from './render-conversation'
 import { errorText } from '../../../shared/python/errors'
+import { diagnostic, type DiagnosticData } from '../../../shared/diagnostics'
 
 export interface ModelContext {
   profile: ModelProfile
   counter: TokenCounter
 }
 
-export function engineProblem(e: EngineError | EngineWarning, severity: Problem['severity']): Problem {
-  const at: Record<string, string | number> = {}
-  for (const [k, v] of Object.entries(e.at ?? {})) if (typeof v === 'string' || typeof v === 'number') at[k] = v
+export function engineProblem(e: EngineError | EngineWarning, severity: Diagnostic['severity']): Diagnostic {
+  const data: DiagnosticData = {}
+  for (const [k, v] of Object.entries(e.at ?? {})) if (typeof v === 'string' || typeof v === 'number') data[k] = v
   const stage = 'stage' in e ? (e as EngineError).stage : undefined
   // The engine keeps upstream's exact text (AISBench colours it with ANSI codes); people read it without them.
   const message = stripAnsi(e.message)
-  return { code: e.code, message: stage ? `${stage}: ${message}` : message, severity, at }
+  return diagnostic(e.code, severity, stage ? `${stage}: ${message}` : message, { data })
 }
 
 /** The PromptList as role blocks for display; a plain string prompt is one block. */
@@ -190,10 +191,10 @@ function promptMm(prompt: Prompt): { role: string; parts: unknown[]; hasPrompt: 
  * are not read, so images, audio and the text parts of an MMPromptTemplate turn are dropped and a turn with only
  * prompt_mm is empty. The text is upstream's; the signals say what was lost.
  */
-function lmDroppedMedia(prompt: Prompt, name: string, family: string): { problems: Problem[]; media: ModelMediaPart[] } | null {
+function lmDroppedMedia(prompt: Prompt, name: string, family: string): { problems: Diagnostic[]; media: ModelMediaPart[] } | null {
   const turns = promptMm(prompt)
   if (!turns.length) return null
-  const problems: Problem[] = []
+  const problems: Diagnostic[] = []
   const media: ModelMediaPart[] = []
   const who = family === 'aisbench' ? 'AISBench' : 'OpenCompass'
   for (const t of turns) {
@@ -232,7 +233,7 @@ export function sentMessages(kind: string, json: unknown): unknown {
   return openAiMessages(json)
 }
 
-function withLength(problems: Problem[], count: number, ctx: number): Problem[] {
+function withLength(problems: Diagnostic[], count: number, ctx: number): Diagnostic[] {
   if (count <= ctx) return problems
   return [...problems, { code: 'over-context', message: `${count.toLocaleString()} tokens exceed the context length ${ctx.toLocaleString()}`, severity: 'error' }]
 }
@@ -278,7 +279,7 @@ function renderConversation(prompt: Prompt, m: ModelContext, family: Prepared['f
 }
 
 /** A conversation through the profile's own format (FastChat, LazyLLM, an API, …), with its signals. */
-export function renderMessages(messages: ChatMessage[], m: ModelContext, problems: Problem[], opts: { processor?: boolean } = {}): ModelRender {
+export function renderMessages(messages: ChatMessage[], m: ModelContext, problems: Diagnostic[], opts: { processor?: boolean } = {}): ModelRender {
   const p = m.profile
   const base = { modelId: p.id, modelName: p.name, contextLength: p.context_length, specialTokens: specialTokenList(p) }
   const r = renderForModel(p, { messages }, { addGenerationPrompt: true, countTokens: (t) => m.counter.count(t), processor: opts.processor })
@@ -328,7 +329,7 @@ export function harnessRender(r: WrapResult, m: ModelContext): ModelRender {
   const p = m.profile
   const base = { modelId: p.id, modelName: p.name, contextLength: p.context_length, specialTokens: specialTokenList(p) }
   const t = r.trace
-  const problems: Problem[] = r.warnings.map((w) => ({ code: 'harness', message: w, severity: 'info' }))
+  const problems: Diagnostic[] = r.warnings.map((w) => ({ code: 'harness', message: w, severity: 'info' }))
   for (const s of r.signals) problems.push({ code: s.code, message: s.message, severity: s.severity })
   // What the chat template received: its media parts, against what the model takes and what the template wrote.
   const received = Array.isArray(t.chatMessages) ? (t.chatMessages as { content?: unknown }[]) : []
@@ -426,7 +427,7 @@ export function withMediaTokens(r: ModelRender, m: ModelContext, family: Prepare
   return { ...r, media, tokens, problems }
 }
 
-export function dedupe(ps: Problem[]): Problem[] {
+export function dedupe(ps: Diagnostic[]): Diagnostic[] {
   const seen = new Set<string>()
   return ps.filter((p) => {
     const k = `${p.code}\0${p.message}`
@@ -445,7 +446,7 @@ export interface RenderedForModels {
   promptList: PromptBlock[]
   prompt: Prompt | null
   models: ModelRender[]
-  problems: Problem[]
+  problems: Diagnostic[]
   /** The conversation template: the row's final assistant turn, its reference answer (not sent to the models). */
   reference?: ReferenceAnswer | null
   /** Several requests per row (PPL labels, multi-turn turns); the fields above are the first one's. */

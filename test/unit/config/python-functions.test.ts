@@ -2,6 +2,7 @@
 // chr/ord, itertools.product, math, subscripted types, os.environ.get with a default, and
 // `from mmengine import read_base`.
 import { describe, expect, it } from 'vitest'
+import { configDiag, at } from './config-diag'
 import { evaluatePythonConfig } from '../../../shared/config/python-config'
 
 const run = (src: string) => evaluatePythonConfig(src, { file: 'cfg.py' })
@@ -53,7 +54,7 @@ describe('evaluatePythonConfig: functions', () => {
 
   it('reports a wrong call with its place', () => {
     const r = run('def f(a):\n    return a\nx = f(1, 2)')
-    expect(r.diagnostics).toEqual([{ file: 'cfg.py', line: 3, column: 6, message: 'TypeError: f() takes 1 positional arguments but 2 were given', severity: 'error' }])
+    expect(r.diagnostics).toEqual([configDiag('cfg.py', 3, 6, 'TypeError: f() takes 1 positional arguments but 2 were given', 'error')])
   })
 })
 
@@ -68,7 +69,7 @@ describe('evaluatePythonConfig: control flow and builtins', () => {
 
   it('reports raise at its line with the exception message', () => {
     const r = run("x = 1\nif x:\n    raise ValueError('unsupported split')\ny = 2")
-    expect(r.diagnostics).toEqual([{ file: 'cfg.py', line: 3, column: 5, message: 'ValueError: unsupported split', severity: 'error' }])
+    expect(r.diagnostics).toEqual([configDiag('cfg.py', 3, 5, 'ValueError: unsupported split', 'error')])
     expect(r.variables).toEqual({ x: 1, y: 2 })
   })
 
@@ -112,6 +113,6 @@ describe('evaluatePythonConfig: the environment', () => {
 
   it('reports os.environ[name] as a KeyError that says why', () => {
     const r = run("import os\nx = os.environ['HOME']")
-    expect(r.diagnostics[0]).toMatchObject({ line: 2, column: 15, message: expect.stringContaining("KeyError: 'HOME' (the environment is not read") })
+    expect(r.diagnostics[0]).toMatchObject({ ...at(2, 15), message: expect.stringContaining("KeyError: 'HOME' (the environment is not read") })
   })
 })

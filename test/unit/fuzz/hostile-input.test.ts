@@ -271,7 +271,7 @@ async function importPython(input: string | Buffer): Promise<'ok' | 'placed' | '
   const errors = c.diagnostics.filter((d) => d.severity === 'error')
   for (const d of c.diagnostics) if (LEAK.test(d.message)) throw new Error(`leaked: ${d.message}`)
   if (errors.length === 0) return 'ok'
-  return errors.every((d) => d.line >= 1 && d.column >= 1) ? 'placed' : 'unplaced'
+  return errors.every((d) => d.range !== undefined && d.range.start.line >= 1 && d.range.start.column >= 1) ? 'placed' : 'unplaced'
 }
 
 // ---- the test ---------------------------------------------------------------------------------------------------

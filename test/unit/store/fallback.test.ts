@@ -86,7 +86,7 @@ describe('changed dataset', () => {
     a.close()
     writeFileSync(testFile(), readFileSync(testFile(), 'utf8').replace('"question":"Which shape is blue?"', '"question":"Which shape is green?"'))
     const problems = storeProblems(await session())
-    expect(problems).toContainEqual(expect.objectContaining({ code: 'curation-stale', at: { split: 'test', row: 0, field: 'question' } }))
+    expect(problems).toContainEqual(expect.objectContaining({ code: 'curation-stale', data: { split: 'test', row: 0, field: 'question' } }))
   })
 
   it('says nothing when only the modification time changed', async () => {

@@ -90,7 +90,7 @@ describe('template.preview', () => {
     // A template that is neither a str nor a dict: the engine raises at path "prompt_template".
     const text = JSON.stringify({ prompt_template: { type: 'PromptTemplate', template: 12 }, retriever: { type: 'ZeroRetriever' } }, null, 2)
     const r = await ws.templates.preview({ index: 0, variantId: V, modelIds: [CHATML], edits: [{ target: { variantId: V }, text }] })
-    expect(r.render?.problems[0].at).toEqual({ path: 'prompt_template' })
+    expect(r.render?.problems[0].data).toEqual({ path: 'prompt_template' })
     const errs = r.diagnostics[0].filter((d) => d.severity === 'error')
     expect(errs).toHaveLength(1)
     // The key "prompt_template" on line 2, columns 3 to 20.

@@ -55,7 +55,7 @@ describe('background validation', () => {
     expect(e.rowsChanged).toBe(true)
     expect(e.summary.dataset.validation).toBeUndefined()
     expect(e.summary.dataset.splits[0].rowCount).toBe(198)
-    expect(e.summary.problems.filter((p) => p.code === 'invalid-json').map((p) => p.at?.line)).toEqual([6, 51])
+    expect(e.summary.problems.filter((p) => p.code === 'invalid-json').map((p) => p.range?.start.line)).toEqual([6, 51])
     expect(ws.session.current()).toBe(e.summary)
   })
 

@@ -97,7 +97,7 @@ describe('search and edits', () => {
     const v = ws.session.current()!.variants[0].id
     await ws.curation.apply({ indices: [0] }, { kind: 'edit', field: 'question', value: 'Which shape is BLUE?' })
     const r = await ws.render.row({ index: 0, variantId: v, modelIds: [] })
-    expect(r.problems).toContainEqual(expect.objectContaining({ code: 'derived-stale', at: { field: 'content', from: 'question' } }))
+    expect(r.problems).toContainEqual(expect.objectContaining({ code: 'derived-stale', data: { field: 'content', from: 'question' } }))
     const content = String(r.fields.content).split('Which shape is blue?').join('Which shape is BLUE?')
     await ws.curation.apply({ indices: [0] }, { kind: 'edit', field: 'content', value: content })
     expect((await ws.render.row({ index: 0, variantId: v, modelIds: [] })).problems.some((p) => p.code === 'derived-stale')).toBe(false)
