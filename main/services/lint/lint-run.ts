@@ -3,7 +3,7 @@
 // model's render says (its problems, token count) is kept per row beside the row's own facts (empty fields, gold
 // in the input, duplicate keys, media). Groups, counts and histograms are computed from those per-row records
 // when asked, leaving rejected rows out, so a curation change or an edited row (relint) updates them at once.
-import type { CurationStatus } from '../../../shared/api/types'
+import type { CurationStatus, Diagnostic } from '../../../shared/api/types'
 import { isEngineError, type EngineError, type Prepared, type Row } from '../../../shared/engine'
 import { checkedColumns, duplicates, emptyFields, goldLeak, hash53, inputText, isImbalanced, labelBalance, MINHASH_SIZE, OPTION_COLUMN, rowFeatures, type RowFeatures } from '../../../shared/lint/dataset-checks'
 import { histogram } from '../../../shared/lint/histogram'
@@ -592,7 +592,15 @@ function plainAt(at: Record<string, unknown> | undefined): Record<string, string
   return out
 }
 
-function finding(p: { code: string; message: string; severity: LintSeverity; at?: Record<string, string | number> }, model: string | null): Finding {
+/** The report's `at` (version 1): a problem's data (row, field, template path, …) and the line and column of its range. */
+function reportAt(p: Diagnostic): Record<string, string | number> {
+  const at = plainAt(p.data)
+  if (p.range) Object.assign(at, { line: p.range.start.line, column: p.range.start.column })
+  return at
+}
+
+function finding(p: Diagnostic, model: string | null): Finding {
   const kind = lintKindOf(p.code, p.severity)
-  return { kind, model, severity: p.severity, message: p.message, ...(p.at && Object.keys(p.at).length ? { at: p.at } : {}), ...(kind !== p.code ? { detail: { code: p.code } } : {}) }
+  const at = reportAt(p)
+  return { kind, model, severity: p.severity, message: p.message, ...(Object.keys(at).length ? { at } : {}), ...(kind !== p.code ? { detail: { code: p.code } } : {}) }
 }
