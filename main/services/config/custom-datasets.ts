@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs'
 import { readFile, stat } from 'node:fs/promises'
 import { dirname, isAbsolute, resolve } from 'node:path'
-import type { Problem } from '../../../shared/api/types'
+import type { Diagnostic } from '../../../shared/api/types'
 import type { DatasetConfig, Json } from '../../../shared/config/import'
 import { customDataKind, isCustomDataset, makeCustomDatasetConfig, unsupportedExtError, type FirstRow } from '../../../shared/config/custom-dataset'
 import { splitRecords } from '../../../shared/loaders/pandas-tsv'
@@ -13,7 +13,7 @@ import { PyError } from '../../../shared/python/errors'
 
 export interface CompletedDatasets {
   datasets: DatasetConfig[]
-  problems: Problem[]
+  problems: Diagnostic[]
 }
 
 /** Reads parse_example_dataset's first row: the first line of a JSONL, the header and first record of a CSV. */
@@ -47,7 +47,7 @@ async function readMeta(file: string): Promise<Record<string, Json> | null> {
 }
 
 /** One custom entry completed; throws upstream's error (a PyError) where make_custom_dataset_config fails. */
-export async function completeCustomDataset(d: DatasetConfig, o: { dataFile: string; configFile: string }): Promise<{ dataset: DatasetConfig; problem: Problem }> {
+export async function completeCustomDataset(d: DatasetConfig, o: { dataFile: string; configFile: string }): Promise<{ dataset: DatasetConfig; problem: Diagnostic }> {
   const { dataFile, configFile } = o
   const raw = d.raw
   if (!('path' in raw)) throw new PyError('KeyError', "'path'")
@@ -84,7 +84,7 @@ export async function completeCustomDataset(d: DatasetConfig, o: { dataFile: str
 
 /** Every custom entry completed (the others as they are); an entry upstream would fail on stays as written, with an error problem. */
 export async function completeCustomDatasets(datasets: DatasetConfig[], o: { dataFile: string; configFile: string }): Promise<CompletedDatasets> {
-  const problems: Problem[] = []
+  const problems: Diagnostic[] = []
   const out: DatasetConfig[] = []
   for (const d of datasets) {
     if (!isCustomDataset(d.raw)) {

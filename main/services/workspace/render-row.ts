@@ -103,7 +103,7 @@ function tokensOf(counter: TokenCounter, text: string) {
  * One frozen object for every row of a plain-string template: an export shares the problem list of lines whose
  * problems are the same objects, and encodes it once (export.ts, sharedProblems).
  */
-const META_NOT_APPLIED: Problem = Object.freeze({
+const META_NOT_APPLIED: Diagnostic = Object.freeze({
   code: 'meta-template-not-applied',
   message: "The dataset template is a plain string, so OpenCompass sends it unchanged: this model's meta template (roles, special tokens) is not applied. Use a dialogue template (round=[…]) to get them.",
   severity: 'info'
