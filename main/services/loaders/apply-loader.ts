@@ -149,7 +149,7 @@ export async function applyLoader(o: ApplyLoaderOptions): Promise<LoaderOutcome>
             code: 'loader-needs-tool',
             message: `${type}.load() with these options needs ${e.message}. The rows are shown as they are in the file.`,
             severity: 'error',
-            at
+            source
           }
         ]
       }
