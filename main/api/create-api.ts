@@ -51,7 +51,6 @@ export function createApi(host: Host, opts: { startPath?: string; recentFile?: s
       return { path: await host.pickOpenPath(q.kind) }
     },
     'recent.list': () => recent.list(),
-    'curation.set': (q) => ws.curation.setStatus(q.indices, q.status),
     'export.run': (q) => ws.exports.run(q),
     'template.get': (t) => ws.templates.get(t),
     'template.preview': (q) => ws.templates.preview(q),

@@ -18,7 +18,6 @@ export const API_CHANNELS = [
   'curation.tags',
   'dialog.openPath',
   'recent.list',
-  'curation.set',
   'export.run',
   'template.get',
   'template.preview',

@@ -5,7 +5,6 @@ import { z } from 'zod'
 import type {
   AppInfo,
   CurationChange,
-  CurationStatus,
   DatasetSummary,
   ExportResult,
   ModelAddResult,
@@ -169,9 +168,6 @@ export const contract = {
   'curation.tags': call<string[]>()(z.tuple([])),
   'dialog.openPath': call<{ path: string | null; unsupported?: string }>()(z.tuple([z.object({ kind: z.enum(['file', 'folder']) })])),
   'recent.list': call<RecentItem[]>()(z.tuple([])),
-  'curation.set': call<{ index: number; status: CurationStatus }[]>()(
-    z.tuple([z.object({ indices: z.array(index).min(1).max(1_000_000), status })])
-  ),
   'export.run': call<ExportResult>()(z.tuple([exportRequest])),
   'template.get': call<TemplateDoc>()(z.tuple([templateTarget])),
   'template.preview': call<TemplatePreview>()(

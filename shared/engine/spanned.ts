@@ -136,12 +136,6 @@ export function sConcat(parts: readonly SStr[]): SStr {
   return new ConcatStr(text, parts)
 }
 
-export function sConcat2(a: SStr, b: SStr): SStr {
-  if (!a.text) return b
-  if (!b.text) return a
-  return new ConcatStr(a.text + b.text, [a, b])
-}
-
 export function sSlice(s: SStr, a: number, b: number = s.text.length): SStr {
   if (a <= 0 && b >= s.text.length) return s
   if (a >= b) return EMPTY

@@ -164,13 +164,6 @@ function dedupeHeader(h: string[]): string[] {
   })
 }
 
-/** Row i as a Series-like record (column → cell). */
-export function rowOf(df: DataFrame, i: number): Map<string, unknown> {
-  const m = new Map<string, unknown>()
-  df.columns.forEach((c, k) => m.set(c, df.data[k][i]))
-  return m
-}
-
 export function column(df: DataFrame, name: string): unknown[] | undefined {
   const k = df.columns.indexOf(name)
   return k < 0 ? undefined : df.data[k]

@@ -63,17 +63,6 @@ export function mediaPartsOf(messages: ReadonlyArray<{ content?: unknown }>): Me
   return out
 }
 
-/** Media parts of a PromptList-like value: prompt_mm lists (and their dict form) of its role items. */
-export function promptMmParts(items: ReadonlyArray<unknown>): { parts: unknown[]; roles: number }[] {
-  const out: { parts: unknown[]; roles: number }[] = []
-  items.forEach((it, i) => {
-    if (!isPart(it) || !('prompt_mm' in it)) return
-    const v = it.prompt_mm
-    if (Array.isArray(v)) out.push({ parts: v, roles: i })
-  })
-  return out
-}
-
 /** "1 image, 2 audio clips" — counts by modality in a fixed order, for signals. */
 export function countPhrase(parts: ReadonlyArray<{ modality: MediaModality }>): string {
   const n: Record<MediaModality, number> = { image: 0, audio: 0, video: 0 }

@@ -296,8 +296,3 @@ export async function indexFileStaged(file: string, format: DatasetFormat, opts:
     validate: async (v) => [partFrom(null, 'jsonl', ji.index, await validateJsonl(file, ji, withOpts(v)), {}, [])]
   }
 }
-
-export async function indexFile(file: string, format: DatasetFormat, opts: IndexOptions): Promise<CachedPart[]> {
-  const staged = await indexFileStaged(file, format, opts)
-  return staged.validated ? staged.parts : staged.validate(opts)
-}

@@ -6,5 +6,3 @@ export interface TaskContext {
   /** True once the caller's AbortSignal fired; tasks check it between chunks and return early. */
   aborted(): boolean
 }
-
-export type TaskFn<I, O> = (input: I, ctx: TaskContext) => Promise<O>

@@ -1,12 +1,10 @@
 // Step 4: the reviewers' decisions. Statuses, tags, notes and field edits on explicit rows or on every row a
 // search + filter shows, undoable; written to the project store once row numbers are final. Edited fields are
 // what renders and exports (render-service and export-service read rows through the curation state).
-import type { CurationChange, CurationOp, CurationStatus, RowFilter } from '../../../shared/api/types'
+import type { CurationChange, CurationOp, RowFilter } from '../../../shared/api/types'
 import type { CurationState } from './curation'
 import type { ProjectSession } from './project-session'
 import type { RowQuery } from './row-query'
-
-type CurationSetResult = { index: number; status: CurationStatus }[]
 
 export class CurationService {
   constructor(
@@ -22,18 +20,6 @@ export class CurationService {
   /** Every tag in use, for the tag picker. */
   tags(): string[] {
     return this.state.tags()
-  }
-
-  /** Synchronous once the project is ready (the usual case); while it is validating, waits for final row numbers. */
-  setStatus(indices: number[], status: CurationStatus): CurationSetResult | Promise<CurationSetResult> {
-    const p = this.session.need()
-    const set = (final: number[]): CurationSetResult => {
-      const n = this.session.testRows(p)
-      const bad = final.find((i) => i >= n)
-      if (bad !== undefined) throw new Error(`row ${bad} is out of range (the split has ${n} rows)`)
-      return this.state.set(final, status)
-    }
-    return p.settled ? set(indices) : this.session.finalIndices(p, indices).then(set)
   }
 
   /** One curation action on explicit rows or on every row a query + filter shows; undoable. */

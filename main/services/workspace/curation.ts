@@ -185,12 +185,6 @@ export class CurationState implements CurationStore {
     this.version++
   }
 
-  /** Kept for callers of the first API: sets a status on rows, undoably. */
-  set(indices: number[], status: CurationStatus): { index: number; status: CurationStatus }[] {
-    this.apply(indices, { kind: 'status', status })
-    return indices.map((index) => ({ index, status }))
-  }
-
   apply(indices: ArrayLike<number>, op: CurationOp, original?: (index: number, field: string) => unknown): CurationChange {
     const idx = unique(indices)
     // A toggle on one row clears a status the row already has (pressing `a` twice undoes the accept).

@@ -14,7 +14,6 @@ export interface RowFacts {
 
 /** Fields longer than this are flagged: they usually are pasted documents or base64 someone forgot to decode. */
 export const LONG_FIELD_CHARS = 20_000
-export const WARNING_KINDS = ['missing-field', 'empty-field', 'long-field'] as const
 
 /**
  * A tokenizer-free estimate: CJK characters count one token each, other text one per four characters. The exact

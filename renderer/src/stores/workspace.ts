@@ -1,7 +1,7 @@
 // The workspace store: the open project, the paged row list, the selected row and its exact-input matrix.
 import { defineStore } from 'pinia'
 import { computed, ref, shallowRef, watch } from 'vue'
-import type { CurationStatus, ProgressEvent, ProjectSummary, RowFilter, RowListItem, RowRender, RowSort } from '../../../shared/api/types'
+import type { ProgressEvent, ProjectSummary, RowFilter, RowListItem, RowRender, RowSort } from '../../../shared/api/types'
 import { api } from '../lib/api'
 
 const PAGE = 200
@@ -195,23 +195,6 @@ export const useWorkspace = defineStore('workspace', () => {
     await renderSelected()
   }
 
-  async function setStatus(status: CurationStatus) {
-    const item = itemAt(selected.value)
-    if (!item) return
-    const next = item.status === status ? 'unreviewed' : status
-    await api.curation.set({ indices: [item.index], status: next })
-    const pageNo = Math.floor(selected.value / PAGE)
-    const page = pages.value.get(pageNo)
-    if (page) {
-      const copy = page.slice()
-      copy[selected.value % PAGE] = { ...item, status: next }
-      const m = new Map(pages.value)
-      m.set(pageNo, copy)
-      pages.value = m
-    }
-    if (render.value) render.value = { ...render.value, status: next }
-  }
-
   async function search(q: string) {
     query.value = q
     await resetRows()
@@ -258,7 +241,7 @@ export const useWorkspace = defineStore('workspace', () => {
   return {
     project, total, query, selected, variantId, variant, modelIds, render, rendering, error, progress, showIce,
     filter, sort, columns, splitTotal, firstRowsOf,
-    load, itemAt, prefetch, select, renderSelected, setStatus, search, fetchPage, refreshRows, patchItems, hasFilter,
+    load, itemAt, prefetch, select, renderSelected, search, fetchPage, refreshRows, patchItems, hasFilter,
     renderHook
   }
 })

@@ -69,8 +69,6 @@ export class Namespace extends PyObject {
   }
 }
 
-export type PyArgs = { args: unknown[]; kwargs: Map<string, unknown> | null }
-
 /** Anything callable from a template: globals, macros, bound methods, loop.cycle. */
 export class PyCallable {
   constructor(

@@ -34,7 +34,7 @@ describe('API contract', () => {
     ['project.open', ['a\0b'], /NUL/],
     ['rows.page', [{ start: -1, count: 10 }], /argument 0\.start/],
     ['rows.page', [{ start: 0, count: 100000 }], /argument 0\.count/],
-    ['curation.set', [{ indices: [1], status: 'deleted' }], /argument 0\.status/],
+    ['curation.apply', [{ target: { indices: [1] }, op: { kind: 'status', status: 'deleted' } }], /argument 0\.op/],
     ['app.info', ['extra'], /app\.info: invalid/]
   ])('rejects bad arguments to %s, naming the argument', (channel, args, message) => {
     const r = parseArgs(channel as never, args)

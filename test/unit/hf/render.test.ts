@@ -2,7 +2,7 @@
 // here were produced by jinja2 3.1 with transformers' settings (ImmutableSandboxedEnvironment,
 // trim_blocks, lstrip_blocks, loopcontrols).
 import { describe, expect, it } from 'vitest'
-import { compileChatTemplate, describeChatTemplateAdditions, renderChatTemplate } from '../../../shared/formats/hf'
+import { compileChatTemplate, renderChatTemplate } from '../../../shared/formats/hf'
 
 const NOW = '2025-07-10T12:00:00'
 const render = (src: string, extra: Record<string, unknown> = {}, opts: Record<string, unknown> = {}) =>
@@ -166,18 +166,5 @@ describe('compile', () => {
   it.each([['{{ x | nosuchfilter }}'], ['{% if %}'], ['{{ 1 is nosuchtest }}']])('reports %s as a compile error', (src) => {
     const r = compileChatTemplate(src)
     expect(r.ok).toBe(false)
-  })
-})
-
-describe('describeChatTemplateAdditions', () => {
-  it('finds the generation prompt suffix', () => {
-    const src = "{% for m in messages %}<{{ m.role }}>{{ m.content }}{% endfor %}{% if add_generation_prompt %}<assistant>{% endif %}"
-    const d = describeChatTemplateAdditions(src, { messages: [{ role: 'user', content: 'hi' }] })
-    expect(d).toEqual({ generationPromptSuffix: '<assistant>', dependsOnDate: false })
-  })
-
-  it('notices a date injected by the template', () => {
-    const d = describeChatTemplateAdditions("Today: {{ strftime_now('%d %b %Y') }}", { messages: [] })
-    expect(d?.dependsOnDate).toBe(true)
   })
 })

@@ -89,7 +89,7 @@ describe('background validation', () => {
   it('applies a status set before validation ended to the same row after it', async () => {
     const { ws, changed } = workspace()
     await ws.session.open(dataset([5, 50]))
-    await ws.curation.setStatus([100], 'accepted') // row 100 before validation is row 98 after
+    await ws.curation.apply({ indices: [100] }, { kind: 'status', status: 'accepted' }) // row 100 before validation is row 98 after
     await changed
     expect(ws.curation.state.get(98)).toBe('accepted')
     expect((await ws.rows.page({ start: 98, count: 1 })).items[0].preview).toContain('q100')
@@ -98,7 +98,7 @@ describe('background validation', () => {
   it('refuses a status on a row that validation skipped', async () => {
     const { ws } = workspace()
     await ws.session.open(dataset([5]))
-    await expect(ws.curation.setStatus([5], 'accepted')).rejects.toThrow(/skipped/)
+    await expect(ws.curation.apply({ indices: [5] }, { kind: 'status', status: 'accepted' })).rejects.toThrow(/skipped/)
   })
 
   it('opens the project store once row numbers are final', async () => {
@@ -106,7 +106,7 @@ describe('background validation', () => {
     await ws.session.open(dataset([5]))
     const e = await changed
     expect(e.rowsChanged).toBe(true)
-    await ws.curation.setStatus([0], 'accepted')
+    await ws.curation.apply({ indices: [0] }, { kind: 'status', status: 'accepted' })
     expect(ws.curation.state.get(0)).toBe('accepted')
     ws.close()
   })

@@ -133,13 +133,13 @@ describe('Workspace on the demo project', () => {
   })
 
   it('filters by curation status', async () => {
-    ws.curation.setStatus([2, 3], 'accepted')
+    await ws.curation.apply({ indices: [2, 3] }, { kind: 'status', status: 'accepted' })
     expect((await ws.rows.page({ start: 0, count: 50, query: 'status:accepted' })).items.map((i) => i.index)).toEqual([2, 3])
-    ws.curation.setStatus([2, 3], 'unreviewed')
+    await ws.curation.apply({ indices: [2, 3] }, { kind: 'status', status: 'unreviewed' })
   })
 
-  it('refuses a status for a row that does not exist', () => {
-    expect(() => ws.curation.setStatus([99], 'accepted')).toThrow(/row 99 is out of range/)
+  it('refuses a status for a row that does not exist', async () => {
+    await expect(ws.curation.apply({ indices: [99] }, { kind: 'status', status: 'accepted' })).rejects.toThrow(/row 99 is out of range/)
   })
 
   it('exports one line per row and model, atomically, with progress events', async () => {
@@ -154,10 +154,10 @@ describe('Workspace on the demo project', () => {
   })
 
   it('exports only accepted rows when asked', async () => {
-    ws.curation.setStatus([4], 'accepted')
+    await ws.curation.apply({ indices: [4] }, { kind: 'status', status: 'accepted' })
     const r = await ws.exports.run({ variantId: 'demo-mm-string', modelIds: ['demo-chatml'], only: 'accepted', destination: 'download' })
     expect(r.rows).toBe(1)
-    ws.curation.setStatus([4], 'unreviewed')
+    await ws.curation.apply({ indices: [4] }, { kind: 'status', status: 'unreviewed' })
   })
 })
 
