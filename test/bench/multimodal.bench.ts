@@ -2,8 +2,9 @@
 // TSV of `rows` rows (default 10,000), each with a base64 JPEG in its `image` column (~95 KB of base64: 10,000
 // rows make the ~960 MB file of issue #16), in /tmp (never in the repo; removed afterwards), then opens it the way
 // the app does (index first, validation in the background) and prints, beside `wc -l` on the same file in the same
-// run: time to an open handle (every row's byte range known), first rows read, the whole open with validation
-// (column types, media columns), and peak memory. Then #16 goal 3's whole jobs, each `promptloom` as a process
+// run: time to the first rows the app lists (read before the index is complete), to an open handle (every row's
+// byte range known), first rows read from it, the whole open with validation (column types, media columns), and
+// peak memory. Then #16 goal 3's whole jobs, each `promptloom` as a process
 // (after npm run build), beside `cat FILE > OUT` in the same run: render through a VLM with media as file URLs, the
 // dataset exported with pictures as file URLs, and as base64 (output rate, peak RSS). Goals: first rows < 1 s,
 // index within 3× wc -l, file URLs < 10 s, base64 ≥ 200 MB/s under 500 MB.
@@ -60,6 +61,7 @@ async function main(): Promise<void> {
   const wc: number[] = []
   const open: number[] = []
   const first: number[] = []
+  const peek: number[] = []
   const whole: number[] = []
   let media = ''
   for (let r = 0; r < ROUNDS; r++) {
@@ -67,7 +69,9 @@ async function main(): Promise<void> {
     execFileSync('wc', ['-l', FILE])
     wc.push(performance.now() - t)
     t = performance.now()
-    const h = await openDataset(FILE, { cacheDir: null, validate: 'deferred', deferMinBytes: 0 })
+    const start = t
+    // The rows the app lists while the file is still indexed (openDataset's onFirstRows: a peek before the index).
+    const h = await openDataset(FILE, { cacheDir: null, validate: 'deferred', deferMinBytes: 0, onFirstRows: () => peek.push(performance.now() - start) })
     open.push(performance.now() - t)
     const rows = await h.readRows('default', 0, 50)
     first.push(performance.now() - t)
@@ -87,14 +91,16 @@ async function main(): Promise<void> {
   console.log(
     `index (open handle):  best ${s(best(open))}   | anchor wc -l best ${s(best(wc))} → ${(best(open) / best(wc)).toFixed(1)}×`
   )
-  console.log(`first 50 rows read:   best ${s(best(first))}`)
+  console.log(`first 50 rows in the app's list (before indexing ends): best ${s(best(peek))}   goal < 1 s: ${best(peek) < 1000 ? 'met' : 'NOT met'}`)
+  console.log(`first 50 rows read after the index:   best ${s(best(first))}`)
   console.log(`whole open + validate: best ${s(best(whole))} (media columns: ${media || 'none'})`)
   console.log(
     `peak memory: ${((peak - baseline) / 1e6).toFixed(0)} MB above the ${(baseline / 1e6).toFixed(0)} MB baseline (rss ${(peak / 1e6).toFixed(0)} MB)`
   )
   await wholeJobs(size)
+  console.log(`load average at the end ${loadavg()[0].toFixed(1)}`)
   console.log(
-    `rounds (ms): open ${open.map((x) => x.toFixed(0)).join(' ')} | first ${first.map((x) => x.toFixed(0)).join(' ')} | whole ${whole.map((x) => x.toFixed(0)).join(' ')} | wc ${wc.map((x) => x.toFixed(0)).join(' ')}`
+    `rounds (ms): app's first rows ${peek.map((x) => x.toFixed(0)).join(' ')} | open ${open.map((x) => x.toFixed(0)).join(' ')} | first ${first.map((x) => x.toFixed(0)).join(' ')} | whole ${whole.map((x) => x.toFixed(0)).join(' ')} | wc ${wc.map((x) => x.toFixed(0)).join(' ')}`
   )
 }
 
