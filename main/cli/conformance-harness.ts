@@ -24,7 +24,8 @@ import { profileUnderHarness } from '../../shared/models/harness-ref'
 import { profileFromOpenCompassModel } from '../services/models/import-opencompass-config'
 import { loadProfileLibrary } from '../services/models/profile-library'
 import { tokenCounterForProfile } from '../services/models/tokenizer'
-import { renderPreparedRow, type ModelContext } from '../services/workspace/render-row'
+import { renderPreparedRow } from '../services/workspace/render-row'
+import type { ModelContext } from '../services/workspace/model-render'
 
 interface CaseError {
   error: string

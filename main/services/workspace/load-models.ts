@@ -10,7 +10,7 @@ import { importProfileFromModelFolder } from '../models/import-model-folder'
 import { importProfileFromOpenCompassConfig } from '../models/import-opencompass-config'
 import { loadProfileFile, loadProfileLibrary } from '../models/profile-library'
 import { tokenCounterForProfile } from '../models/tokenizer'
-import type { ModelContext } from './render-row'
+import type { ModelContext } from './model-render'
 import { placedMessage } from '../../../shared/diagnostics'
 
 /** REF@HARNESS[,K=V…] (shared/models/harness-ref.ts): REF's profiles, each as a column under that harness. */

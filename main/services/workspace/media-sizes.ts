@@ -10,7 +10,7 @@ import { resolveUnderRoots } from '../media/roots'
 import { parseMetadata } from '../media/metadata'
 import type { MediaRef } from '../../../shared/api/types'
 import type { FoundRef } from './row-media'
-import type { AudioLengthOf, MediaSizeOf, RowMediaInfo } from './render-row'
+import type { AudioLengthOf, MediaSizeOf, RowMediaInfo } from './model-media'
 import type { ModelProfile } from '../../../shared/models/profile'
 import type { AudioLength } from '../../../shared/models/media-tokens'
 

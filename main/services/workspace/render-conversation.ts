@@ -20,7 +20,12 @@ import { contentPlainText, partMedia, rowConversation, type ConversationColumn }
 import { harnessFor, wrapChatHistory, type HarnessSpec, type ModelProfile, type TokenCount, type WrapResult } from '../../../shared/models'
 import { LM_EVAL_LABEL, lmEvalDocs, lmEvalRequest, lmEvalStopWords } from '../../../shared/models/lm-eval'
 import type { ChatMessage } from '../../../shared/models/renderers'
-import { harnessRender, promptBlocks, renderMessages, shortRef, type ModelContext, type RenderedForModels } from './render-row'
+import { harnessRender } from './render-harness'
+import { promptBlocks } from './prompt-blocks'
+import { renderMessages } from './render-messages'
+import { shortRef } from './model-media'
+import type { ModelContext } from './model-render'
+import type { RenderedForModels } from './render-row'
 
 export function renderConversationRow(prepared: Prepared, col: ConversationColumn, testIndex: number, rowIndex: number, models: ModelContext[], spans: boolean): RenderedForModels {
   const row = prepared.test[testIndex] ?? {}

@@ -5,7 +5,7 @@
 // own way (shared/models/harness.ts). The model's column then shows the truncated prompt and "5 → 3 examples".
 import type { ModelRender } from '../../../shared/api/types'
 import { applyMetaTemplate, countTokens, parsedJson, toModelInput, type BuiltItem, type Family, type Mode, type SeqLimit } from '../../../shared/engine'
-import type { ModelContext } from './render-row'
+import type { ModelContext } from './model-render'
 
 export function metaSeqLimit(m: ModelContext, family: Family): SeqLimit | undefined {
   const p = m.profile

@@ -2,7 +2,7 @@
 // but the problems people read in the app, the CLI and exports must not show `\x1b[1m` (issue #10, item 10).
 import { describe, expect, it } from 'vitest'
 import { isEngineError, preparePipeline, stripAnsi } from '../../../shared/engine'
-import { engineProblem } from '../../../main/services/workspace/render-row'
+import { engineProblem } from '../../../main/services/workspace/model-render'
 import { input } from '../engine/helpers'
 
 // A fix-k retriever pointing past the train set fails in AISBench with a coloured ICLR-PARAM-004.
