@@ -74,6 +74,35 @@ describe('lint on worker threads', () => {
     expect(json(threaded.report)).toBe(json(one.report))
   }, 120_000)
 
+  it('a cancelled run drops the blocks its workers took next and reports the rows before the first row not linted', async () => {
+    const dir = makeProject({ test: rows(), inputColumns: ['question', 'A', 'B'] })
+    configureWorkers({ workerFile, maxWorkers: 2 })
+    process.env.PROMPTLOOM_LINT_THREADS = '2'
+    const ws = new Workspace(host, { curation: 'memory' })
+    try {
+      await ws.session.open(dir)
+      const source = await ws.lint.source({})
+      const cancel = new AbortController()
+      // This thread's first batch waits for the worker's first block, then the run is cancelled: rows 0–499 and
+      // the worker's block are linted, the block the worker had taken next is dropped.
+      const run: LintRun = new LintRun({
+        ...source,
+        readRows: async (start, count) => {
+          for (const t0 = Date.now(); run.workerBlocks === 0 && Date.now() - t0 < 60_000; ) await new Promise((r) => setTimeout(r, 20))
+          cancel.abort()
+          return source.readRows(start, count)
+        }
+      })
+      await run.run(cancel.signal)
+      const report = run.report()
+      const first500 = await new LintRun({ ...source, range: { start: 0, end: 500 } }).run()
+      expect([report.cancelled, report.rows, run.workerBlocks]).toEqual([true, 500, 1])
+      expect(report.groups).toEqual(first500.report().groups)
+    } finally {
+      ws.close()
+    }
+  }, 120_000)
+
   it('takes one thread per core for large sets only, decided by rows and cores', () => {
     configureWorkers({ workerFile })
     expect(lintWorkers(PARALLEL_MIN_ROWS - 1)).toBe(0)
