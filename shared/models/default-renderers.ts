@@ -33,7 +33,7 @@ export const defaultRenderers: FormatRenderers = {
       content: contentText(m.content)
     }))
     const warnings: string[] = messages.filter((m) => !FASTCHAT_ROLES.has(m.role)).map((m) => `FastChat has no "${m.role}" role: sent as a user turn.`)
-    const r = renderFastchat(templateName, mapped, { addGenerationPrompt: opts.addGenerationPrompt })
+    const r = renderFastchat(templateName, mapped, { addGenerationPrompt: opts.addGenerationPrompt, version: opts.version })
     warnings.push(...r.warnings.map(warningText))
     if (r.ok) return { ok: true, text: r.text, warnings }
     return { ok: false, error: r.error ? errorText(r.error) : 'FastChat render failed', warnings }

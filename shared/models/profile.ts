@@ -331,6 +331,11 @@ export const modelProfileSchema = z
     /** Extra kwargs passed to apply_chat_template (e.g. enable_thinking: false). */
     chat_template_kwargs: z.record(z.string(), z.unknown()).optional(),
     fastchat_template: z.string().optional(),
+    /**
+     * Which FastChat the model's code imports: its repository HEAD (0e6d3e4, the default) or v0.2.36, the last PyPI
+     * release (`pip install fschat`): 19 fewer templates, and chatgpt, pplxai, bard, gemini and steerlm raise in get_prompt.
+     */
+    fastchat_version: z.enum(['head', 'v0.2.36']).optional(),
     harness: harnessSchema.optional(),
     lazyllm: lazyllmSchema.optional(),
     special_tokens: specialTokensSchema.default({}),

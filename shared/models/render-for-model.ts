@@ -79,7 +79,7 @@ function rawRender(
         return r.ok ? { ok: true, kind: 'text', text: r.text, warnings: r.warnings } : { ok: false, error: r.error, warnings: r.warnings ?? [] }
       }
       case 'fastchat': {
-        const r = renderers.fastchat(profile.fastchat_template ?? '', input.messages, { addGenerationPrompt: o.addGenerationPrompt })
+        const r = renderers.fastchat(profile.fastchat_template ?? '', input.messages, { addGenerationPrompt: o.addGenerationPrompt, version: profile.fastchat_version })
         return r.ok ? { ok: true, kind: 'text', text: r.text, warnings: r.warnings } : { ok: false, error: r.error, warnings: r.warnings ?? [] }
       }
       case 'lazyllm': {

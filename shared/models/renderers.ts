@@ -42,7 +42,7 @@ export type PromptListItem =
 
 export interface FormatRenderers {
   hf(source: string, req: HfRenderRequest): TextResult
-  fastchat(templateName: string, messages: ChatMessage[], opts: { addGenerationPrompt: boolean }): TextResult
+  fastchat(templateName: string, messages: ChatMessage[], opts: { addGenerationPrompt: boolean; version?: 'head' | 'v0.2.36' }): TextResult
   lazyllm(
     cls: 'ChatPrompter' | 'AlpacaPrompter',
     init: Record<string, unknown>,
