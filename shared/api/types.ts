@@ -348,17 +348,6 @@ export interface ExportResult {
 /** What the template editor edits: a template variant's infer_cfg pieces, or a model's own format. */
 export type TemplateTarget = { variantId: string } | { modelId: string }
 
-/** A problem in edited template text, at 1-based line and column (end exclusive), for the editor to underline. */
-export interface TemplateDiagnostic {
-  line: number
-  column: number
-  endLine?: number
-  endColumn?: number
-  message: string
-  severity: 'error' | 'warning' | 'info'
-  code?: string
-}
-
 export interface TemplateDoc {
   target: TemplateTarget
   title: string
@@ -383,7 +372,8 @@ export interface TemplatePreview {
   /** The row rendered with the edits; null when an edit cannot be read at all (see its diagnostics). */
   render: RowRender | null
   /** Diagnostics of each edit, in the order the edits were given. */
-  diagnostics: TemplateDiagnostic[][]
+  /** Each edit's problems, each with its range in that edit's text for the editor to underline. */
+  diagnostics: Diagnostic[][]
 }
 
 /** The prompt builder's check of a recipe against the open dataset. */
@@ -418,7 +408,7 @@ export interface BuilderSnippet {
 export interface TemplateApplyResult {
   applied: boolean
   doc: TemplateDoc
-  diagnostics: TemplateDiagnostic[]
+  diagnostics: Diagnostic[]
   /** Where the project's edits were saved; saveError when they could not be (the edit still holds until closed). */
   savedTo?: string
   saveError?: string

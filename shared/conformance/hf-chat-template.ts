@@ -3,6 +3,7 @@
 import { compileChatTemplate, renderChatTemplate } from '../formats/hf'
 import { processorMessages } from '../models/multimodal'
 import type { ConformanceRunner } from './types'
+import { pyClassOf } from '../diagnostics'
 
 /** A case's input: the template's file name and apply_chat_template's arguments. */
 interface HfCaseInput {
@@ -22,7 +23,7 @@ export const runHfChatTemplateCase: ConformanceRunner = (c, host) => {
   const source = host.loadChatTemplate(String(input.template))
   if (source === undefined) return { error: `chat template not found: ${input.template}`, error_type: 'FileNotFoundError' }
   const compiled = compileChatTemplate(source)
-  if (!compiled.ok) return { error: compiled.error.message, error_type: compiled.error.pyType }
+  if (!compiled.ok) return { error: compiled.error.message, error_type: pyClassOf(compiled.error) }
   const r = renderChatTemplate(compiled.template, {
     // Processor-path cases (`processor: true`): ProcessorMixin.apply_chat_template's part rewrite first, as the
     // app's VL wrappers do (shared/models/harness.ts).
@@ -35,5 +36,5 @@ export const runHfChatTemplateCase: ConformanceRunner = (c, host) => {
     now: input.now
   })
   if (r.ok) return { text: r.text }
-  return { error: r.error.message || `${r.error.pyType ?? r.error.kind}`, error_type: r.error.kind === 'raise_exception' ? 'raise_exception' : (r.error.pyType ?? r.error.kind) }
+  return { error: r.error.message || `${pyClassOf(r.error) ?? r.error.code}`, error_type: r.error.code === 'raise_exception' ? 'raise_exception' : (pyClassOf(r.error) ?? r.error.code) }
 }

@@ -54,3 +54,9 @@ export function pointRange(line: number, column: number): Range {
 }
 
 export const isError = (d: Diagnostic): boolean => d.severity === 'error'
+
+/** The Python exception class a diagnostic carries (`data.pyClass`), if any. */
+export function pyClassOf(d: Diagnostic): string | undefined {
+  const c = d.data?.pyClass
+  return typeof c === 'string' ? c : undefined
+}

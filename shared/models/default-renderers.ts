@@ -5,8 +5,9 @@ import { renderChatTemplate } from '../formats/hf'
 import { renderFastchat, type ChatMessage as FastchatMessage } from '../formats/fastchat'
 import { renderLazyllm, type ModelConfigs, type PrompterCall, type PrompterInit } from '../formats/lazyllm'
 import type { FormatRenderers, OutputMessage, TextOrMessagesResult } from './renderers'
-import { errorText, warningText } from './renderers'
+import { warningText } from './renderers'
 import { contentText } from './conversation-inputs'
+import { diagnostic, pyClassOf } from '../diagnostics'
 
 const FASTCHAT_ROLES = new Set(['system', 'user', 'assistant'])
 
@@ -23,7 +24,9 @@ export const defaultRenderers: FormatRenderers = {
       now: req.now
     })
     if (r.ok) return { ok: true, text: r.text, warnings: r.warnings.map(warningText) }
-    return { ok: false, error: r.error.pyType ? `${r.error.pyType}: ${r.error.message}` : r.error.message }
+    // transformers' users read `TemplateError: boom`: the class leads the message, as FastChat's and LazyLLM's do.
+    const pyClass = pyClassOf(r.error)
+    return { ok: false, error: pyClass ? { ...r.error, message: `${pyClass}: ${r.error.message}` } : r.error }
   },
 
   fastchat(templateName, messages, opts) {
@@ -36,7 +39,7 @@ export const defaultRenderers: FormatRenderers = {
     const r = renderFastchat(templateName, mapped, { addGenerationPrompt: opts.addGenerationPrompt, version: opts.version })
     warnings.push(...r.warnings.map(warningText))
     if (r.ok) return { ok: true, text: r.text, warnings }
-    return { ok: false, error: r.error ? errorText(r.error) : 'FastChat render failed', warnings }
+    return { ok: false, error: r.error ?? diagnostic('fastchat.failed', 'error', 'FastChat render failed'), warnings }
   },
 
   lazyllm(cls, init, call, opts) {
@@ -47,7 +50,7 @@ export const defaultRenderers: FormatRenderers = {
       disableSystemPrompt: opts.env?.disable_system_prompt
     })
     const warnings = r.warnings.map(warningText)
-    if (!r.ok) return { ok: false, error: r.error ? r.error.message : 'LazyLLM render failed', warnings }
+    if (!r.ok) return { ok: false, error: r.error ?? diagnostic('lazyllm.failed', 'error', 'LazyLLM render failed'), warnings }
     return lazyllmResult(r.result, warnings)
   },
 
@@ -61,5 +64,5 @@ function lazyllmResult(result: unknown, warnings: string[]): TextOrMessagesResul
     const messages = typeof payload.system === 'string' ? [{ role: 'system', content: payload.system }, ...payload.messages] : payload.messages
     return { ok: true, messages, warnings }
   }
-  return { ok: false, error: `unexpected LazyLLM result: ${JSON.stringify(result)}`, warnings }
+  return { ok: false, error: diagnostic('lazyllm.result', 'error', `unexpected LazyLLM result: ${JSON.stringify(result)}`), warnings }
 }

@@ -1,5 +1,5 @@
 // Public API of model profiles: the profile type and validation, renderForModel, and the signals.
-export { parseProfile, selectChatTemplate, modelProfileSchema, PROFILE_FORMATS } from './profile'
+export { chatTemplateSource, parseProfile, selectChatTemplate, modelProfileSchema, PROFILE_FORMATS } from './profile'
 export type { ModelProfile, ModelProfileInput, MetaTemplate, SpecialTokens, ProfileError, ParseProfileResult, ProfileFormat } from './profile'
 export { renderForModel, estimateTokens } from './render-for-model'
 export { renderMetaTemplate } from './meta-template'

@@ -424,6 +424,11 @@ function issueMessage(i: z.core.$ZodIssue): string {
 }
 
 /** The chat template to render: a named entry for dict templates, as transformers chooses it. */
+/** The name of a profile's chat template text, as a diagnostic's `source`: `<profile>/chat_template[/<name>]`. */
+export function chatTemplateSource(profileId: string, name?: string): string {
+  return `${profileId}/chat_template${name ? `/${name}` : ''}`
+}
+
 export function selectChatTemplate(
   template: ModelProfile['chat_template'],
   opts: { name?: string; hasTools?: boolean } = {}

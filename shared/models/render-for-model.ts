@@ -4,7 +4,7 @@
 // the CLI, the harness wrappers and the tests all call it. The formats are reached through their one adapter
 // (default-renderers.ts); the profile-level probe facts are cached per profile.
 import type { ModelProfile } from './profile'
-import { selectChatTemplate } from './profile'
+import { chatTemplateSource, selectChatTemplate } from './profile'
 import type { ChatMessage, OutputMessage } from './renderers'
 import { defaultRenderers as renderers } from './default-renderers'
 import { errorText, warningText } from './renderers'
@@ -13,6 +13,7 @@ import { toItem } from '../engine'
 import { lazyllmCallFromMessages, promptListFromMessages, contentText } from './conversation-inputs'
 import { processorMessages } from './multimodal'
 import { computeSignals, probeProfile, type ProfileFacts, type RawRender, type Signal, type TokenCount } from './signals'
+import { diagnostic, type Diagnostic } from '../diagnostics'
 
 export interface RenderInput {
   messages: ChatMessage[]
@@ -44,7 +45,12 @@ export interface RenderForModelResult {
   warnings: string[]
   signals: Signal[]
   tokens?: TokenCount
-  error?: { code: 'template-error' | 'profile-error'; message: string; stage: string; at: { profile: string; format: string } }
+  /**
+   * Why the format failed: code `template-error`, data.kind the format's own code (a chat template's
+   * `raise_exception`, `fastchat.message_type`, …), data.stage the format; a chat template's error keeps its range
+   * in the template text, with `source` naming that text (`<profile>/chat_template[/<name>]`).
+   */
+  error?: Diagnostic
 }
 
 export type RenderForModel = (profile: ModelProfile, input: RenderInput, opts?: RenderForModelOptions) => RenderForModelResult
@@ -65,7 +71,7 @@ function rawRender(
     switch (profile.format) {
       case 'hf-chat-template': {
         const chosen = selectChatTemplate(profile.chat_template, { hasTools: !!input.tools && input.tools.length > 0 })
-        if (!chosen.ok) return { ok: false, error: chosen.message, warnings: [] }
+        if (!chosen.ok) return { ok: false, error: diagnostic('profile-error', 'error', chosen.message), warnings: [] }
         const r = renderers.hf(chosen.source, {
           messages: o.processor ? processorMessages(input.messages) : input.messages,
           tools: input.tools ?? null,
@@ -76,7 +82,8 @@ function rawRender(
           extra: profile.chat_template_kwargs,
           now: o.now
         })
-        return r.ok ? { ok: true, kind: 'text', text: r.text, warnings: r.warnings } : { ok: false, error: r.error, warnings: r.warnings ?? [] }
+        if (r.ok) return { ok: true, kind: 'text', text: r.text, warnings: r.warnings }
+        return { ok: false, error: r.error.range ? { ...r.error, source: chatTemplateSource(profile.id, chosen.name) } : r.error, warnings: r.warnings ?? [] }
       }
       case 'fastchat': {
         const r = renderers.fastchat(profile.fastchat_template ?? '', input.messages, { addGenerationPrompt: o.addGenerationPrompt, version: profile.fastchat_version })
@@ -84,7 +91,7 @@ function rawRender(
       }
       case 'lazyllm': {
         const l = profile.lazyllm
-        if (!l) return { ok: false, error: 'profile has no lazyllm prompter', warnings: [] }
+        if (!l) return { ok: false, error: diagnostic('profile-error', 'error', 'profile has no lazyllm prompter'), warnings: [] }
         const { call } = lazyllmCallFromMessages(input.messages)
         if (input.tools && input.tools.length > 0) call.tools = input.tools
         const r = renderers.lazyllm(l.class, l.init, call, { model_configs: l.model_configs, model_group: l.model_group, env: l.env })
@@ -98,7 +105,7 @@ function rawRender(
         const prompt = list.map((item, i) => toItem(item, `messages.${i}`))
         const { applied, input: mi } = renderMetaTemplate(prompt, profile, { mode, family: 'opencompass' })
         const warnings = applied.warnings.map(warningText)
-        if (!mi) return { ok: false, error: applied.error ? applied.error.message : 'meta template gave no result', warnings }
+        if (!mi) return { ok: false, error: diagnostic(applied.error?.code ?? 'meta-template', 'error', applied.error ? applied.error.message : 'meta template gave no result', { data: { path: 'meta_template' } }), warnings }
         if (mi.kind === 'text') return { ok: true, kind: 'text', text: mi.text, warnings }
         if (mi.kind === 'parts') return { ok: true, kind: 'messages', messages: [{ role: 'user', content: mi.parts }], warnings }
         // The API parser's roles (HUMAN/BOT/SYSTEM or the meta's api_role) are kept as the model class receives them.
@@ -113,7 +120,7 @@ function rawRender(
     }
   } catch (e) {
     // The formats report errors as data; a throw here is a bug in one of them, still shown as a template error.
-    return { ok: false, error: errorText(e), warnings: [] }
+    return { ok: false, error: diagnostic('internal_error', 'error', errorText(e)), warnings: [] }
   }
 }
 
@@ -139,8 +146,7 @@ export const renderForModel: RenderForModel = (profile, input, opts = {}) => {
   const result: RenderForModelResult = { kind, warnings: raw.warnings, signals: [] }
   if (raw.ok && raw.kind === 'text') result.text = raw.text
   if (raw.ok && raw.kind === 'messages') result.messages = raw.messages
-  if (!raw.ok)
-    result.error = { code: 'template-error', message: raw.error, stage: profile.format, at: { profile: profile.id, format: profile.format } }
+  if (!raw.ok) result.error = { ...raw.error, code: 'template-error', data: { ...raw.error.data, kind: raw.error.code, stage: profile.format, profile: profile.id } }
   if (raw.ok) {
     const text = raw.kind === 'text' ? raw.text : raw.messages.map((m) => contentText(m.content)).join('\n')
     const cpt = profile.tokenizer?.kind === 'estimate' ? profile.tokenizer.chars_per_token : undefined

@@ -2,6 +2,7 @@
 // One adapter file (default-renderers.ts) implements it and is the only place that knows the formats' own call
 // signatures.
 import { errorText as pyErrorText } from '../python/errors'
+import type { Diagnostic } from '../diagnostics'
 
 export interface ChatMessage {
   role: string
@@ -17,11 +18,11 @@ export interface OutputMessage {
   [key: string]: unknown
 }
 
-export type TextResult = { ok: true; text: string; warnings: string[] } | { ok: false; error: string; warnings?: string[] }
+export type TextResult = { ok: true; text: string; warnings: string[] } | { ok: false; error: Diagnostic; warnings?: string[] }
 export type TextOrMessagesResult =
   | { ok: true; text: string; warnings: string[] }
   | { ok: true; messages: OutputMessage[]; warnings: string[] }
-  | { ok: false; error: string; warnings?: string[] }
+  | { ok: false; error: Diagnostic; warnings?: string[] }
 
 export interface HfRenderRequest {
   messages: ChatMessage[]

@@ -5,6 +5,7 @@
 import type { ModelProfile } from './profile'
 import type { ChatMessage, OutputMessage } from './renderers'
 import { contentText } from './conversation-inputs'
+import type { Diagnostic } from '../diagnostics'
 
 export type SignalSeverity = 'info' | 'warning' | 'error'
 export type SignalCode =
@@ -31,7 +32,7 @@ export interface Signal {
 export type RawRender =
   | { ok: true; kind: 'text'; text: string; warnings: string[] }
   | { ok: true; kind: 'messages'; messages: OutputMessage[]; warnings: string[] }
-  | { ok: false; error: string; warnings: string[] }
+  | { ok: false; error: Diagnostic; warnings: string[] }
 
 /** Renders a conversation through the profile's format, without signals (the probes call it). */
 export type ProbeRender = (messages: ChatMessage[], opts: { addGenerationPrompt: boolean; now?: Date }) => RawRender
@@ -81,7 +82,7 @@ function probeSystem(render: ProbeRender, bos: string | undefined): ProfileFacts
   const s = SENTINEL.system
   const a = render([{ role: 'user', content: u }], { addGenerationPrompt: true, now: DATE_A })
   const b = render([{ role: 'system', content: s }, { role: 'user', content: u }], { addGenerationPrompt: true, now: DATE_A })
-  if (!b.ok) return a.ok ? { status: 'unsupported', error: b.error } : { status: 'unknown', error: b.error }
+  if (!b.ok) return a.ok ? { status: 'unsupported', error: b.error.message } : { status: 'unknown', error: b.error.message }
   if (b.kind === 'messages') {
     const holder = b.messages.find((m) => contentText(m.content).includes(s))
     if (!holder) return { status: 'dropped' }
@@ -217,7 +218,7 @@ export function computeSignals(ctx: SignalContext): Signal[] {
     out.push({ code, severity, message, detail })
   }
 
-  if (!result.ok) push('template-error', 'error', `The ${profile.format} format failed: ${result.error}`, { error: result.error })
+  if (!result.ok) push('template-error', 'error', `The ${profile.format} format failed: ${result.error.message}`, { error: result.error.message })
 
   // Input shape: empty turns and consecutive same-role turns are the dataset's doing, but the format decides
   // what happens to them.

@@ -53,7 +53,7 @@ export function renderMessages(messages: ChatMessage[], m: ModelContext, problem
   }
   for (const w of r.warnings) problems.push({ code: 'format-warning', message: w, severity: 'warning' })
   for (const s of r.signals) problems.push({ code: s.code, message: s.message, severity: s.severity })
-  if (r.error) problems.push({ code: r.error.code, message: r.error.message, severity: 'error' })
+  if (r.error) problems.push(r.error)
   const tokens = r.tokens ?? (r.text !== undefined ? m.counter.count(r.text) : m.counter.count(JSON.stringify(r.messages ?? [])))
   if (r.kind === 'text') {
     const text = r.text ?? ''

@@ -221,18 +221,6 @@ export function parseJsonWithPositions(text: string): JsonParseResult {
   }
 }
 
-/** 1-based line and column (in UTF-16 code units, as editors count) of an offset. */
-export function lineColumnAt(text: string, offset: number): { line: number; column: number } {
-  const o = Math.max(0, Math.min(offset, text.length))
-  let line = 1
-  let lineStart = 0
-  for (let k = text.indexOf('\n'); k !== -1 && k < o; k = text.indexOf('\n', k + 1)) {
-    line++
-    lineStart = k + 1
-  }
-  return { line, column: o - lineStart + 1 }
-}
-
 /** Splits an engine or zod path — "meta_template.round[0].role", "round.0.role" — into its steps. */
 export function splitPath(path: string): string[] {
   const out: string[] = []

@@ -4,15 +4,15 @@
 // saved beside the project in .promptloom/overrides.json; the config file and the profiles are never written.
 import { mkdir, readFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
-import type { ModelRender, Diagnostic, RowRender, TemplateApplyResult, TemplateDiagnostic, TemplateDoc, TemplateEdit, TemplateTarget } from '../../../shared/api/types'
+import type { ModelRender, RowRender, TemplateApplyResult, TemplateDoc, TemplateEdit, TemplateTarget } from '../../../shared/api/types'
+import { diagnostic, rangeFromOffsets, type Diagnostic, type Severity } from '../../../shared/diagnostics'
 import { CONTENT_SPEC_KEY } from '../../../shared/builder'
 import { compileChatTemplate } from '../../../shared/formats/hf'
-import { parseProfile, selectChatTemplate, type ModelProfile } from '../../../shared/models'
+import { chatTemplateSource, parseProfile, selectChatTemplate, type ModelProfile } from '../../../shared/models'
 import { writeFileAtomic } from '../fs/atomic-write'
 import { OVERRIDES_FILE, datasetStoreDir } from '../store/store-location'
 import type { ModelContext } from './model-render'
-import { lineColumnAt, locatePath, parseJsonWithPositions, splitPath, type JsonNode } from './template-json'
-import { placeJinjaError } from './template-jinja'
+import { locatePath, parseJsonWithPositions, splitPath, type JsonNode } from './template-json'
 import { templateFamily, type Variant } from './variants'
 
 /** The infer_cfg pieces the variant editor shows; inferencer may be added by hand. */
@@ -41,14 +41,12 @@ const keyOf = (t: TemplateTarget): string => ('variantId' in t ? `variant:${t.va
 // ---------------------------------------------------------------------------------------------- diagnostics
 
 /** A diagnostic over offsets [from, to) of the text. */
-export function diagnosticAt(text: string, from: number, to: number, message: string, severity: TemplateDiagnostic['severity'], code?: string): TemplateDiagnostic {
-  const a = lineColumnAt(text, from)
-  const b = lineColumnAt(text, Math.max(from, to))
-  return { line: a.line, column: a.column, endLine: b.line, endColumn: b.column, message, severity, ...(code ? { code } : {}) }
+export function diagnosticAt(text: string, from: number, to: number, message: string, severity: Severity, code = 'template'): Diagnostic {
+  return diagnostic(code, severity, message, { range: rangeFromOffsets(text, from, to) })
 }
 
 /** For a problem the text cannot place: line 1, saying so, so the user still sees it beside the editor. */
-export function unplaced(text: string, message: string, severity: TemplateDiagnostic['severity'], code?: string): TemplateDiagnostic {
+export function unplaced(text: string, message: string, severity: Severity, code = 'template'): Diagnostic {
   const first = text.indexOf('\n')
   const end = first === -1 ? text.length : first
   return diagnosticAt(text, 0, end, `${message} (no position in this text; shown on line 1)`, severity, code)
@@ -110,11 +108,11 @@ export function modelText(p: ModelProfile): { language: TemplateDoc['language'];
 export interface ReadEdit<T> {
   /** The edited variant or profile; null when the text cannot be read at all. */
   value: T | null
-  diagnostics: TemplateDiagnostic[]
+  diagnostics: Diagnostic[]
   /** True when the edit must not be applied (errors in the text itself). */
   blocking: boolean
   /** Places a problem of a render made with this edit; null when it is not about this text. */
-  place: (pr: Diagnostic) => TemplateDiagnostic | null
+  place: (pr: Diagnostic) => Diagnostic | null
 }
 
 function jsonErrors(text: string) {
@@ -150,7 +148,7 @@ export function readVariantEdit(text: string, base: Variant): ReadEdit<Variant> 
   const infer: Record<string, unknown> = {}
   for (const [k, v] of Object.entries(base.infer_cfg)) if (!VARIANT_KEYS.includes(k as (typeof VARIANT_KEYS)[number])) infer[k] = v
   Object.assign(infer, j.value as Record<string, unknown>)
-  const place = (pr: Diagnostic): TemplateDiagnostic | null => {
+  const place = (pr: Diagnostic): Diagnostic | null => {
     const path = pr.data?.path
     const at = typeof path === 'string' ? placePath(text, root, path, null) : placeNamedValue(root, pr.message)
     return at ? diagnosticAt(text, at.from, at.to, pr.message, pr.severity, pr.code) : null
@@ -180,7 +178,7 @@ export function readModelEdit(text: string, base: ModelProfile): ReadEdit<ModelP
     }
   }
   const blocking = diagnostics.some((d) => d.severity === 'error')
-  const place = (pr: Diagnostic): TemplateDiagnostic | null => {
+  const place = (pr: Diagnostic): Diagnostic | null => {
     const path = pr.data?.path
     if (typeof path !== 'string') return null
     const at = placePath(text, j.root, path, field)
@@ -190,22 +188,17 @@ export function readModelEdit(text: string, base: ModelProfile): ReadEdit<ModelP
 }
 
 function readChatTemplateEdit(text: string, base: ModelProfile): ReadEdit<ModelProfile> {
-  const diagnostics: TemplateDiagnostic[] = []
+  const diagnostics: Diagnostic[] = []
   const c = compileChatTemplate(text)
-  if (!c.ok) {
-    // The compiler gives the exact range; placeJinjaError falls back to locating it from the message.
-    const e = c.error
-    const spot = placeJinjaError(text, e)
-    diagnostics.push(
-      spot
-        ? diagnosticAt(text, spot.from, spot.to, spot.message ? `${spot.message} (${e.message})` : e.message, 'error', 'jinja-syntax')
-        : unplaced(text, e.message, 'error', 'jinja-syntax')
-    )
-  }
+  // The compiler places what it refuses in the text; only an internal failure has no place.
+  if (!c.ok) diagnostics.push(c.error.range ? { ...c.error, code: 'jinja-syntax' } : unplaced(text, c.error.message, 'error', 'jinja-syntax'))
   const sel = selectChatTemplate(base.chat_template)
   const chat_template = typeof base.chat_template === 'object' && sel.ok && sel.name ? { ...base.chat_template, [sel.name]: text } : text
+  // A render error of this text (raise_exception, a missing key) keeps its range in the text it names as its source.
+  const source = chatTemplateSource(base.id, sel.ok ? sel.name : undefined)
+  const place = (pr: Diagnostic): Diagnostic | null => (pr.range && pr.source === source ? pr : null)
   // A template that does not compile is still previewed: the model's column shows the error as it would happen.
-  return { value: { ...base, chat_template }, diagnostics, blocking: diagnostics.length > 0, place: NEVER }
+  return { value: { ...base, chat_template }, diagnostics, blocking: diagnostics.length > 0, place }
 }
 
 // ---------------------------------------------------------------------------------------------- the project's edits
@@ -214,7 +207,7 @@ export interface Drafts {
   variant?: Variant
   models: Map<string, ModelContext>
   reads: ReadEdit<unknown>[]
-  diagnostics: TemplateDiagnostic[][]
+  diagnostics: Diagnostic[][]
   /** An edit could not be read at all; nothing is rendered. */
   unreadable: boolean
 }
@@ -295,7 +288,7 @@ export class ProjectTemplates {
   }
 
   /** Adds what rendering the row with the edits found — engine errors and warnings, placed in each edit's text. */
-  renderDiagnostics(d: Drafts, edits: TemplateEdit[], render: RowRender): TemplateDiagnostic[][] {
+  renderDiagnostics(d: Drafts, edits: TemplateEdit[], render: RowRender): Diagnostic[][] {
     return edits.map((e, i) => {
       const out = [...d.diagnostics[i]]
       const read = d.reads[i]
@@ -360,7 +353,7 @@ export class ProjectTemplates {
       const r = this.read(t, text)
       if (r.blocking || !r.value) {
         const first = r.diagnostics.find((d) => d.severity === 'error')
-        problems.push({ code: 'template-overrides', message: `saved template edit for ${name} is not used: ${first ? `line ${first.line}:${first.column}: ${first.message}` : 'it does not read'}`, severity: 'error', source: this.file })
+        problems.push({ code: 'template-overrides', message: `saved template edit for ${name} is not used: ${first ? `${first.range ? `line ${first.range.start.line}:${first.range.start.column}: ` : ''}${first.message}` : 'it does not read'}`, severity: 'error', source: this.file })
         continue
       }
       this.commit(t, text, r.value)

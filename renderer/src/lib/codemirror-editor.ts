@@ -20,7 +20,7 @@ import {
   type DecorationSet,
   type ViewUpdate
 } from '@codemirror/view'
-import type { TemplateDiagnostic } from '../../../shared/api/types'
+import type { Diagnostic as ProblemDiagnostic } from '../../../shared/api/types'
 import { promptloomHighlighting, promptloomTheme } from './codemirror-theme'
 
 export type EditorLanguage = 'json' | 'jinja2'
@@ -102,17 +102,19 @@ export function offsetOf(doc: Text, line: number, column: number): number {
 }
 
 /** The back end's diagnostics as CodeMirror lint diagnostics; an empty range widens to one character. */
-export function toLintDiagnostics(doc: Text, ds: TemplateDiagnostic[]): Diagnostic[] {
+export function toLintDiagnostics(doc: Text, ds: ProblemDiagnostic[]): Diagnostic[] {
   return ds.map((d) => {
-    const from = offsetOf(doc, d.line, d.column)
-    let to = d.endLine !== undefined ? offsetOf(doc, d.endLine, d.endColumn ?? 1) : from
+    // By line and column: the editor joins \r\n into one line break, so offsets into the original text would drift.
+    const start = d.range?.start ?? { line: 1, column: 1 }
+    const from = offsetOf(doc, start.line, start.column)
+    let to = d.range ? offsetOf(doc, d.range.end.line, d.range.end.column) : from
     if (to <= from) to = Math.min(doc.length, from + 1)
     return { from: Math.min(from, to), to, severity: d.severity, message: d.message, ...(d.code ? { source: d.code } : {}) }
   })
 }
 
 /** Shows the diagnostics in the view (replacing the previous ones). */
-export function showDiagnostics(view: EditorView, ds: TemplateDiagnostic[]): void {
+export function showDiagnostics(view: EditorView, ds: ProblemDiagnostic[]): void {
   view.dispatch(setDiagnostics(view.state, toLintDiagnostics(view.state.doc, ds)))
 }
 

@@ -4,7 +4,7 @@
 // the text as it is typed (debounced), on every row the user moves to.
 import { defineStore } from 'pinia'
 import { computed, ref, shallowRef, watch } from 'vue'
-import type { RowRender, TemplateDiagnostic, TemplateDoc, TemplateEdit, TemplateTarget } from '../../../shared/api/types'
+import type { Diagnostic, RowRender, TemplateDoc, TemplateEdit, TemplateTarget } from '../../../shared/api/types'
 import { api } from '../lib/api'
 import { useWorkspace } from './workspace'
 
@@ -26,7 +26,7 @@ export const useTemplateEditor = defineStore('templateEditor', () => {
   const activeKey = ref('')
   const docs = shallowRef(new Map<string, TemplateDoc>())
   const drafts = shallowRef(new Map<string, string>())
-  const diagnostics = shallowRef(new Map<string, TemplateDiagnostic[]>())
+  const diagnostics = shallowRef(new Map<string, Diagnostic[]>())
   /** Bumped when a tab's text is replaced from outside the editor (revert, restore): the editor reloads it. */
   const replaced = ref<{ key: string; n: number }>({ key: '', n: 0 })
   const message = ref('')

@@ -16,7 +16,6 @@ export {
 export type { UltraFeedbackTemplateDef, UltraFeedbackTemplateInfo } from './ultrafeedback'
 export { SEPARATOR_STYLES } from './types'
 export type {
-  FormatError,
   FormatWarning,
   ImageMessage,
   MessageContent,

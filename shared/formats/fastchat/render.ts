@@ -3,7 +3,8 @@
 // shape here, and every drop, merge or remap is reported as a warning.
 import type { Conversation } from './conversation'
 import { getConversationTemplate, type RegistryVersion } from './registry'
-import type { FormatError, FormatWarning, OpenAIMessage } from './types'
+import type { FormatWarning, OpenAIMessage } from './types'
+import { diagnostic, type Diagnostic } from '../../diagnostics'
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant'
@@ -20,7 +21,7 @@ export interface RenderFastchatResult {
   ok: boolean
   text: string
   warnings: FormatWarning[]
-  error?: FormatError
+  error?: Diagnostic
   /** What `to_openai_api_messages()` gives for the same conversation. */
   openaiMessages?: OpenAIMessage[]
 }
@@ -39,12 +40,7 @@ export function renderFastchat(
       ok: false,
       text: '',
       warnings: [],
-      error: {
-        code: 'fastchat.unknown_template',
-        message: `KeyError: '${templateName}'`,
-        stage: 'template',
-        at: { template: templateName }
-      }
+      error: diagnostic('fastchat.unknown_template', 'error', `KeyError: '${templateName}'`, { data: { stage: 'template', template: templateName } })
     }
   }
   const warnings: FormatWarning[] = []

@@ -7,6 +7,7 @@ import { pyRstripChars, pyStrip } from '../../python/str-methods'
 import { jsonRuntime } from '../../python/json'
 import type { FormatWarning, MessageContent, PromptResult, SeparatorStyle } from './types'
 import { SEPARATOR_STYLES, isImageMessage, isTruthyMessage } from './types'
+import { diagnostic } from '../../diagnostics'
 
 /**
  * Which source to mimic: FastChat HEAD (0e6d3e4), its last PyPI release (v0.2.36), or UltraFeedback's trimmed copy
@@ -96,7 +97,7 @@ export function renderPrompt(conv: PromptFields, dialect: FastchatDialect = 'hea
     return {
       ok: false,
       warnings,
-      error: { code: 'fastchat.system_template', message: e.pyMessage, stage: 'render', at: { template: conv.name } }
+      error: diagnostic('fastchat.system_template', 'error', e.pyMessage, { data: { stage: 'render', template: conv.name } })
     }
   }
   noteEmptyMessages(conv, warnings)
@@ -109,12 +110,9 @@ export function renderPrompt(conv: PromptFields, dialect: FastchatDialect = 'hea
     return {
       ok: false,
       warnings,
-      error: {
-        code: invalidStyle ? 'fastchat.invalid_style' : 'fastchat.message_type',
-        message: e.pyMessage,
-        stage: 'render',
-        at: e.messageIndex === null ? { template: conv.name } : { template: conv.name, message: e.messageIndex }
-      }
+      error: diagnostic(invalidStyle ? 'fastchat.invalid_style' : 'fastchat.message_type', 'error', e.pyMessage, {
+        data: e.messageIndex === null ? { stage: 'render', template: conv.name } : { stage: 'render', template: conv.name, message: e.messageIndex }
+      })
     }
   }
 }

@@ -1,5 +1,6 @@
 // Shapes shared by the FastChat port: a registered template's fields, a message as FastChat stores it, and the
 // data-shaped errors and warnings every public function returns instead of throwing.
+import type { Diagnostic } from '../../diagnostics'
 
 /** FastChat's `SeparatorStyle` members (HEAD order); `null` is a template registered with `sep_style=None`. */
 export const SEPARATOR_STYLES = [
@@ -61,17 +62,10 @@ export interface FormatWarning {
   message: string
 }
 
-export interface FormatError {
-  code: string
-  /** Python's own rendering, `"<ExceptionClass>: <str(exc)>"`, so it can be compared with upstream. */
-  message: string
-  stage: 'template' | 'render' | 'openai'
-  at: Record<string, unknown>
-}
-
 export type PromptResult =
   | { ok: true; text: string; warnings: FormatWarning[] }
-  | { ok: false; error: FormatError; warnings: FormatWarning[] }
+  /** The error's message is Python's own rendering, `"<ExceptionClass>: <str(exc)>"`, so it can be compared with upstream. */
+  | { ok: false; error: Diagnostic; warnings: FormatWarning[] }
 
 export interface OpenAIMessage {
   role: 'system' | 'user' | 'assistant'

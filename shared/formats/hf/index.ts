@@ -2,4 +2,4 @@
 // apply_chat_template(tokenize=False) does.
 export { compileChatTemplate, renderChatTemplate } from './render'
 export { DEFAULT_RENDER_LIMITS, MAX_RANGE, type RenderLimits } from './budget'
-export type { CompiledChatTemplate, CompileResult, ErrorPlace, RenderErrorKind, RenderOptions, RenderResult, RenderWarning } from './render'
+export type { CompiledChatTemplate, CompileResult, RenderErrorKind, RenderOptions, RenderResult } from './render'

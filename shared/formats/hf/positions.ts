@@ -8,14 +8,6 @@ export interface Span {
   end: number
 }
 
-/** 1-based line and column of a span's start and (exclusive) end, as editors count them. */
-export interface SourcePosition {
-  line: number
-  column: number
-  endLine: number
-  endColumn: number
-}
-
 /**
  * Thrown for template text jinja2 would refuse to compile; `span` is where, when known. The Python class is
  * jinja2's own, or SyntaxError where Python rejects the code jinja2 generates.
@@ -44,26 +36,4 @@ export function locate(e: unknown, at: Span): unknown {
 export function spanOfError(e: unknown): Span | undefined {
   if (e instanceof TemplateSyntaxError) return e.span
   return typeof e === 'object' && e !== null ? errorSpans.get(e) : undefined
-}
-
-/** Line and column of an offset; \r\n, \r and \n each end a line, as jinja2 and editors agree. */
-function lineColumn(source: string, offset: number): { line: number; column: number } {
-  let line = 1
-  let lineStart = 0
-  const end = Math.min(offset, source.length)
-  for (let i = 0; i < end; i++) {
-    const c = source.charCodeAt(i)
-    if (c === 10 || (c === 13 && source.charCodeAt(i + 1) !== 10)) {
-      line++
-      lineStart = i + 1
-    }
-  }
-  return { line, column: end - lineStart + 1 }
-}
-
-/** A span as 1-based lines and columns of `source`. */
-export function positionOf(source: string, span: Span): SourcePosition {
-  const a = lineColumn(source, span.start)
-  const b = lineColumn(source, Math.max(span.end, span.start))
-  return { line: a.line, column: a.column, endLine: b.line, endColumn: b.column }
 }

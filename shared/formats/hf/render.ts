@@ -1,12 +1,14 @@
 // transformers' apply_chat_template around a compiled template: special tokens and kwargs merged into the
 // context, `tools` and `documents` always passed (None when absent), raise_exception and strftime_now as
-// globals, and continue_final_message's marker-and-cut. Errors come back as data, never thrown, with the
-// 1-based line and column range of the template text at fault when there is one.
+// globals, and continue_final_message's marker-and-cut. Errors come back as data, never thrown: a Diagnostic whose
+// code is the kind of failure, `data.pyClass` the Python exception, and `range` the template text at fault
+// (lines, columns and offsets into the text as given) when there is one.
 import { startBudget, type RenderLimits } from './budget'
 import { Scope, compileProgram, defaultGlobals } from './compile'
-import { TemplateSyntaxError, positionOf, spanOfError, type SourcePosition } from './positions'
+import { TemplateSyntaxError, spanOfError } from './positions'
 import { strftime, toNaiveTime } from './strftime'
 import { PyError, LimitExceeded, PyCallable, RaisedByTemplate, fromJs, str, typeName } from './values'
+import { diagnostic, rangeFromOffsets, type Diagnostic } from '../../diagnostics'
 
 export interface CompiledChatTemplate {
   readonly source: string
@@ -14,10 +16,7 @@ export interface CompiledChatTemplate {
   readonly run: (s: Scope, out: { s: string }) => number
 }
 
-/** Where in the template an error is: 1-based, `endColumn` exclusive; absent when no place is known. */
-export type ErrorPlace = Partial<SourcePosition>
-
-export type CompileResult = { ok: true; template: CompiledChatTemplate } | { ok: false; error: { message: string; pyType: string } & ErrorPlace }
+export type CompileResult = { ok: true; template: CompiledChatTemplate } | { ok: false; error: Diagnostic }
 
 export interface RenderOptions {
   messages: unknown[]
@@ -39,19 +38,17 @@ export interface RenderOptions {
 /** `limit_exceeded`: the template ran out of its budget (budget.ts); the place is where it was when it did. */
 export type RenderErrorKind = 'raise_exception' | 'template_error' | 'limit_exceeded' | 'syntax_error' | 'input_error' | 'internal_error'
 
-export interface RenderWarning {
-  code: string
-  message: string
-}
+export type RenderResult = { ok: true; text: string; warnings: Diagnostic[] } | { ok: false; error: Diagnostic }
 
-export type RenderResult =
-  | { ok: true; text: string; warnings: RenderWarning[] }
-  | { ok: false; error: { kind: RenderErrorKind; message: string; pyType?: string } & ErrorPlace }
+type Fail = Extract<RenderResult, { ok: false }>
 
-/** The line and column range recorded for an error, or nothing. */
-function placeOf(source: string, e: unknown): ErrorPlace {
-  const span = spanOfError(e)
-  return span ? positionOf(source, span) : {}
+/** A failure as data: `kind` its code, the Python class in data, and the template text at fault when `e` was placed. */
+function failure(kind: RenderErrorKind, message: string, pyClass: string | undefined, placed?: { source: string; e: unknown }): Fail {
+  const span = placed && spanOfError(placed.e)
+  return {
+    ok: false,
+    error: diagnostic(kind, 'error', message, { ...(span ? { range: rangeFromOffsets(placed.source, span.start, span.end) } : {}), ...(pyClass ? { data: { pyClass } } : {}) })
+  }
 }
 
 const cache = new Map<string, CompiledChatTemplate>()
@@ -67,7 +64,7 @@ export function compileChatTemplate(source: string): CompileResult {
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e)
     const syntax = e instanceof TemplateSyntaxError
-    return { ok: false, error: { message: syntax ? message : `cannot compile template: ${message}`, pyType: syntax ? e.pyClass : 'TemplateSyntaxError', ...placeOf(source, e) } }
+    return { ok: false, error: failure('syntax_error', syntax ? message : `cannot compile template: ${message}`, syntax ? e.pyClass : 'TemplateSyntaxError', { source, e }).error }
   }
   const template: CompiledChatTemplate = { source, run }
   if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string)
@@ -82,8 +79,7 @@ const CFM_TAG = 'CONTINUE_FINAL_MESSAGE_TAG '
 const JINJA_GLOBALS = new Scope(null)
 for (const [k, v] of defaultGlobals()) JINJA_GLOBALS.vars.set(k, v)
 
-type Fail = Extract<RenderResult, { ok: false }>
-const inputError = (message: string, pyType = 'ValueError'): Fail => ({ ok: false, error: { kind: 'input_error', message, pyType } })
+const inputError = (message: string, pyClass = 'ValueError'): Fail => failure('input_error', message, pyClass)
 
 /** Appends the continuation marker as transformers does; returns the final text, or an error. */
 function markFinalMessage(messages: unknown[], field: string, source: string): { final: string } | Fail {
@@ -132,11 +128,11 @@ export function renderChatTemplate(t: CompiledChatTemplate | string, opts: Rende
   let template: CompiledChatTemplate
   if (typeof t === 'string') {
     const c = compileChatTemplate(t)
-    if (!c.ok) return { ok: false, error: { kind: 'syntax_error', ...c.error } }
+    if (!c.ok) return c
     template = c.template
   } else template = t
 
-  const warnings: RenderWarning[] = []
+  const warnings: Diagnostic[] = []
   if (!Array.isArray(opts.messages)) return inputError('messages must be a list of messages', 'TypeError')
   const cfm = opts.continue_final_message
   if (cfm && opts.add_generation_prompt) {
@@ -205,26 +201,26 @@ export function renderChatTemplate(t: CompiledChatTemplate | string, opts: Rende
     startBudget(opts.limits)
     template.run(root, out)
   } catch (e) {
-    const place = placeOf(template.source, e)
-    if (e instanceof RaisedByTemplate) return { ok: false, error: { kind: 'raise_exception', pyType: 'TemplateError', message: e.message, ...place } }
-    if (e instanceof LimitExceeded) return { ok: false, error: { kind: 'limit_exceeded', pyType: e.pyClass, message: e.message, ...place } }
+    const placed = { source: template.source, e }
+    if (e instanceof RaisedByTemplate) return failure('raise_exception', e.message, 'TemplateError', placed)
+    if (e instanceof LimitExceeded) return failure('limit_exceeded', e.message, e.pyClass, placed)
     // A size no check foresaw (the engine's own string or array limit): still the template's doing, at its place.
     if (e instanceof RangeError && /Invalid (string|array|typed array) length|Array buffer allocation failed/.test(e.message)) {
-      return { ok: false, error: { kind: 'limit_exceeded', pyType: 'LimitExceeded', message: `the template built a value too large to hold (${e.message})`, ...place } }
+      return failure('limit_exceeded', `the template built a value too large to hold (${e.message})`, 'LimitExceeded', placed)
     }
-    if (e instanceof PyError) return { ok: false, error: { kind: 'template_error', pyType: e.pyClass, message: e.message, ...place } }
-    if (e instanceof RangeError) return { ok: false, error: { kind: 'template_error', pyType: 'RecursionError', message: e.message, ...place } }
-    return { ok: false, error: { kind: 'internal_error', message: e instanceof Error ? e.message : String(e), ...place } }
+    if (e instanceof PyError) return failure('template_error', e.message, e.pyClass, placed)
+    if (e instanceof RangeError) return failure('template_error', e.message, 'RecursionError', placed)
+    return failure('internal_error', e instanceof Error ? e.message : String(e), undefined, placed)
   }
   let text = out.s
   if (final !== null) {
     const cut = cutAtMarker(text, final)
     if ('ok' in cut) return cut
     text = cut.text
-    if (cut.trimmed) warnings.push({ code: 'continue_trimmed', message: 'the template trimmed the final message, so the continuation point was right-stripped' })
+    if (cut.trimmed) warnings.push(diagnostic('continue_trimmed', 'warning', 'the template trimmed the final message, so the continuation point was right-stripped'))
   }
   if (clockUsed && opts.now === undefined) {
-    warnings.push({ code: 'clock_used', message: 'the template calls strftime_now and no fixed time was given, so the output depends on when it is rendered' })
+    warnings.push(diagnostic('clock_used', 'warning', 'the template calls strftime_now and no fixed time was given, so the output depends on when it is rendered'))
   }
   return { ok: true, text, warnings }
 }

@@ -12,7 +12,6 @@ export { DEFAULT_SYSTEM, FC_PROMPT, FC_PROMPT_PLACEHOLDER, ISA, ISE, LazyLLMProm
 export type {
   BaseOptions,
   GenerateOptions,
-  LazyllmError,
   LazyllmResult,
   LazyllmWarning,
   PreHook,

@@ -2,6 +2,7 @@
 // with a custom template (the doc's MyPrompter), and the legacy `Prompter` of prompter.py.
 import { LazyLLMPrompterBase, type LazyllmResult, type LazyllmWarning } from './prompter-base'
 import { PyError, isDict, pyFormat, pyRepr, pyStr, pyTypeRepr, type PyDict, type PyValue } from './python-values'
+import { diagnostic } from '../../diagnostics'
 
 /** `EmptyPrompter`: the input unchanged, or a single user message when an API format is asked for. */
 export class EmptyPrompter {
@@ -111,7 +112,7 @@ export class LegacyPrompter {
     const fail = (message: string): LazyllmResult<PyValue> => ({
       ok: false,
       warnings,
-      error: { code: `lazyllm.${message.split(':')[0]}`, message, stage: 'generate', at: { class: 'Prompter' } }
+      error: diagnostic(`lazyllm.${message.split(':')[0]}`, 'error', message, { data: { stage: 'generate', class: 'Prompter' } })
     })
     if (this.initError) return fail(this.initError)
     if (this.prompt === null) return { ok: true, result: input, warnings }

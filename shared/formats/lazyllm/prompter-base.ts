@@ -18,6 +18,7 @@ import {
   type PyDict,
   type PyValue
 } from './python-values'
+import { diagnostic, type Diagnostic, type DiagnosticData } from '../../diagnostics'
 
 export const DEFAULT_SYSTEM = 'You are an AI-Agent developed by LazyLLM.'
 export const ISA = '<!lazyllm-spliter!>'
@@ -33,17 +34,12 @@ export interface LazyllmWarning {
   message: string
 }
 
-export interface LazyllmError {
-  code: string
-  /** Python's own rendering, `"<ExceptionClass>: <str(exc)>"`. */
-  message: string
-  stage: 'init' | 'generate' | 'response'
-  at: Record<string, unknown>
-}
+export type LazyllmStage = 'init' | 'generate' | 'response'
 
 export type LazyllmResult<T> =
   | { ok: true; result: T; warnings: LazyllmWarning[] }
-  | { ok: false; error: LazyllmError; warnings: LazyllmWarning[] }
+  /** The error's message is Python's own rendering, `"<ExceptionClass>: <str(exc)>"`; data.stage is a LazyllmStage. */
+  | { ok: false; error: Diagnostic; warnings: LazyllmWarning[] }
 
 /** A tool list, or a function LazyLLM calls per request (upstream: a callable wrapped as a dynamic value). */
 export type ToolsSource = PyValue[] | ((ctx: { query: PyValue; history: PyValue }) => PyValue[] | null) | null
@@ -80,10 +76,10 @@ export interface GenerateOptions {
 /** Turns a PyError raised inside the pipeline into the data callers get. */
 export function errorFromException(
   e: unknown,
-  stage: LazyllmError['stage'],
-  at: Record<string, unknown>
-): LazyllmError {
-  if (e instanceof PyError) return { code: `lazyllm.${e.pyClass}`, message: e.pyMessage, stage, at }
+  stage: LazyllmStage,
+  at: DiagnosticData
+): Diagnostic {
+  if (e instanceof PyError) return diagnostic(`lazyllm.${e.pyClass}`, 'error', e.pyMessage, { data: { stage, ...at } })
   throw e
 }
 
@@ -128,7 +124,7 @@ export class LazyLLMPrompterBase {
   instructionTemplate = ''
   protected fixedSplit: string | null = null
   /** Set when the constructor raised upstream; every call then reports it. */
-  initError: LazyllmError | null = null
+  initError: Diagnostic | null = null
   readonly initWarnings: LazyllmWarning[] = []
   private warnings: LazyllmWarning[] = []
 
@@ -156,15 +152,10 @@ export class LazyLLMPrompterBase {
    * `_set_model_configs(**configs)`: sets the keys whose value is not null; `separator`, `plugin`, `interpreter`
    * and `stop_words` are accepted and ignored. Returns the TypeError Python raises for any other key.
    */
-  setModelConfigs(configs: ModelConfigs | Record<string, unknown>): LazyllmError | null {
+  setModelConfigs(configs: ModelConfigs | Record<string, unknown>): Diagnostic | null {
     for (const [key, value] of Object.entries(configs)) {
       if (!(MODEL_CONFIG_KEYS as readonly string[]).includes(key)) {
-        return {
-          code: 'lazyllm.TypeError',
-          message: `TypeError: _set_model_configs() got an unexpected keyword argument '${key}'`,
-          stage: 'init',
-          at: { key }
-        }
+        return diagnostic('lazyllm.TypeError', 'error', `TypeError: _set_model_configs() got an unexpected keyword argument '${key}'`, { data: { stage: 'init', key } })
       }
       if (value === null || value === undefined) continue
       if (['separator', 'plugin', 'interpreter', 'stop_words'].includes(key)) continue

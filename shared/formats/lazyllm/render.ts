@@ -4,7 +4,8 @@
 import { AlpacaPrompter, type InstructionArg } from './alpaca-prompter'
 import { ChatPrompter } from './chat-prompter'
 import { getModelPromptKeys, MODEL_GROUPS, type ModelConfigs } from './model-configs'
-import type { LazyLLMPrompterBase, LazyllmError, LazyllmWarning, SkillsSource, ToolsSource } from './prompter-base'
+import type { LazyLLMPrompterBase, LazyllmWarning, SkillsSource, ToolsSource } from './prompter-base'
+import type { Diagnostic } from '../../diagnostics'
 import { fromJson, toJson, type PyValue } from './python-values'
 
 export type PrompterKind = 'alpaca' | 'chat' | 'AlpacaPrompter' | 'ChatPrompter'
@@ -50,7 +51,7 @@ export interface RenderLazyllmResult {
   /** The prompt string, an API payload (`{messages, tools?, system?}`), or get_response's text. */
   result?: unknown
   warnings: LazyllmWarning[]
-  error?: LazyllmError
+  error?: Diagnostic
 }
 
 export function buildPrompter(

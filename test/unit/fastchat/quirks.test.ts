@@ -216,7 +216,7 @@ describe('quirks', () => {
       expect(out.error).toMatchObject({
         code: 'fastchat.invalid_style',
         message: 'ValueError: Invalid style: None',
-        stage: 'render'
+        data: { stage: 'render' }
       })
   })
 

@@ -68,7 +68,7 @@ describe('renderFastchat', () => {
   it('returns an error for an unknown template', () => {
     const r = renderFastchat('nope', [])
     expect(r.ok).toBe(false)
-    expect(r.error).toMatchObject({ code: 'fastchat.unknown_template', stage: 'template' })
+    expect(r.error).toMatchObject({ code: 'fastchat.unknown_template', data: { stage: 'template' } })
   })
 
   it('returns the OpenAI messages alongside the prompt', () => {

@@ -225,9 +225,9 @@ function makeTemplate(r: () => number): string {
 async function renderTemplate(input: string | Buffer): Promise<'ok' | 'placed' | 'unplaced'> {
   const r = renderChatTemplate(String(input), { messages: MESSAGES, add_generation_prompt: true, special_tokens: { bos_token: '<s>', eos_token: '</s>' }, now: '2025-01-02T03:04:05' })
   if (r.ok) return 'ok'
-  if (r.error.kind === 'internal_error' || LEAK.test(r.error.message)) throw new Error(`${r.error.kind}: ${r.error.message}`)
-  if (r.error.kind === 'input_error') return 'unplaced'
-  return r.error.line !== undefined && r.error.column !== undefined ? 'placed' : 'unplaced'
+  if (r.error.code === 'internal_error' || LEAK.test(r.error.message)) throw new Error(`${r.error.code}: ${r.error.message}`)
+  if (r.error.code === 'input_error') return 'unplaced'
+  return r.error.range !== undefined ? 'placed' : 'unplaced'
 }
 
 // ---- configs --------------------------------------------------------------------------------------------------

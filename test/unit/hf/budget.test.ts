@@ -2,18 +2,20 @@
 // template's line and column, instead of running for minutes, taking gigabytes or overflowing the stack.
 import { describe, expect, it } from 'vitest'
 import { compileChatTemplate, renderChatTemplate, type RenderOptions, type RenderResult } from '../../../shared/formats/hf'
+import { pyClassOf } from '../../../shared/diagnostics'
 
 const render = (src: string, opts: Partial<RenderOptions> = {}): RenderResult => renderChatTemplate(src, { messages: [], now: '2025-07-10T12:00:00', ...opts })
 
-/** Renders, asserting it fails within `ms` with `kind`, and returns the error. */
+/** Renders, asserting it fails within `ms` with `kind` (the error's code), and returns the error. */
 function failsFast(src: string, kind: string, opts: Partial<RenderOptions> = {}, ms = 3000) {
   const t0 = performance.now()
   const r = render(src, opts)
   const took = performance.now() - t0
   expect(took).toBeLessThan(ms)
   if (r.ok) throw new Error(`rendered ${r.text.length} chars; expected a ${kind} error`)
-  expect(r.error.kind).toBe(kind)
-  return r.error
+  expect(r.error.code).toBe(kind)
+  // The parts the cases check: the Python class, the message and where the range starts.
+  return { message: r.error.message, pyType: pyClassOf(r.error), line: r.error.range?.start.line, column: r.error.range?.start.column }
 }
 
 describe('chat-template budgets', () => {
@@ -101,21 +103,21 @@ describe('nesting limits', () => {
     expect(c.ok).toBe(false)
     if (c.ok) return
     expect(c.error.message).toContain('more than 200 levels')
-    expect(c.error.line).toBe(1)
-    expect(c.error.column).toBeGreaterThan(200)
+    expect(c.error.range?.start.line).toBe(1)
+    expect(c.error.range?.start.column).toBeGreaterThan(200)
   })
 
   it('deeply nested blocks fail to compile with a place', () => {
     const src = 'x\n' + '{% if true %}'.repeat(3000) + '{% endif %}'.repeat(3000)
     const c = compileChatTemplate(src)
     expect(c.ok).toBe(false)
-    if (!c.ok) expect([c.error.line, c.error.message]).toEqual([2, expect.stringContaining('levels deep')])
+    if (!c.ok) expect([c.error.range?.start.line, c.error.message]).toEqual([2, expect.stringContaining('levels deep')])
   })
 
   it('a 5,000-term chain fails to compile with a place', () => {
     const c = compileChatTemplate('{{ ' + Array(5000).fill('x').join(' + ') + ' }}')
     expect(c.ok).toBe(false)
-    if (!c.ok) expect([c.error.message, c.error.line]).toEqual([expect.stringContaining('nest more than 1000 levels'), 1])
+    if (!c.ok) expect([c.error.message, c.error.range?.start.line]).toEqual([expect.stringContaining('nest more than 1000 levels'), 1])
   })
 
   it('input nested 100,000 deep is an input error, not a crash', () => {
@@ -123,6 +125,6 @@ describe('nesting limits', () => {
     for (let i = 0; i < 100000; i++) deep = [deep]
     const r = render('{{ messages }}', { messages: [{ role: 'user', content: deep }] })
     expect(r.ok).toBe(false)
-    if (!r.ok) expect([r.error.kind, r.error.message]).toEqual(['input_error', expect.stringContaining('more than 500 levels')])
+    if (!r.ok) expect([r.error.code, r.error.message]).toEqual(['input_error', expect.stringContaining('more than 500 levels')])
   })
 })

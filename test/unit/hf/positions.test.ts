@@ -6,24 +6,22 @@ import { join } from 'node:path'
 import { parse, tokenize } from '@huggingface/jinja'
 import { describe, expect, it } from 'vitest'
 import { compileChatTemplate, renderChatTemplate } from '../../../shared/formats/hf'
+import type { Diagnostic } from '../../../shared/diagnostics'
 import { tokenizeWithSpans } from '../../../shared/formats/hf/lexer'
 import { parseTokens } from '../../../shared/formats/hf/parser'
-import { placeJinjaError } from '../../../main/services/workspace/template-jinja'
 import { SHARED_DIR } from '../../support/shared-dir'
 
 const TEMPLATES = join(SHARED_DIR, 'chat-templates/templates')
 const templateNames = existsSync(TEMPLATES) ? readdirSync(TEMPLATES).filter((f) => f.endsWith('.jinja')).sort() : []
 const load = (f: string): string => readFileSync(join(TEMPLATES, f), 'utf8')
 
-type Place = { line?: number; column?: number; endLine?: number; endColumn?: number }
-
-/** The text an error's range covers (single-line ranges), for readable expectations. */
-function covered(src: string, e: Place): string | null {
-  if (e.line === undefined || e.column === undefined || e.endColumn === undefined) return null
-  const lines = src.split(/\r\n|\r|\n/)
-  if (e.endLine !== e.line) return null
-  return lines[e.line - 1].slice(e.column - 1, e.endColumn - 1)
+/** The text an error's range covers, for readable expectations. */
+function covered(src: string, e: Diagnostic): string | null {
+  return e.range ? src.slice(e.range.start.offset, e.range.end.offset) : null
 }
+
+/** Where an error's range starts. */
+const start = (e: Diagnostic) => ({ line: e.range?.start.line, column: e.range?.start.column })
 
 describe('compile errors', () => {
   // [name, template, line, column, covered text, message pattern]
@@ -60,13 +58,13 @@ describe('compile errors', () => {
     expect(c.ok).toBe(false)
     if (c.ok) return
     expect(c.error.message).toMatch(message)
-    expect({ line: c.error.line, column: c.error.column }).toEqual({ line, column })
+    expect(start(c.error)).toEqual({ line, column })
     expect(covered(src, c.error)).toBe(text)
   })
 
   it('are reported by renderChatTemplate with the same place', () => {
     const r = renderChatTemplate('a\n{{ y | nosuch }}', { messages: [] })
-    expect(r).toMatchObject({ ok: false, error: { kind: 'syntax_error', line: 2, column: 8, endLine: 2, endColumn: 14 } })
+    expect(r).toMatchObject({ ok: false, error: { code: 'syntax_error', range: { start: { line: 2, column: 8 }, end: { line: 2, column: 14 } } } })
   })
 })
 
@@ -101,7 +99,7 @@ describe('render errors', () => {
     expect(r.ok).toBe(false)
     if (r.ok) return
     expect(r.error.message).toMatch(message)
-    expect({ line: r.error.line, column: r.error.column }).toEqual({ line, column })
+    expect(start(r.error)).toEqual({ line, column })
     expect(covered(src, r.error)).toBe(text)
   })
 
@@ -157,7 +155,7 @@ describe.skipIf(templateNames.length === 0)('real templates', () => {
     if (!/^\s*\{%/.test(lines[k])) k = 0
     lines[k] = `{{ x | injected_nosuch }}${lines[k]}`
     const c = compileChatTemplate(lines.join('\n'))
-    expect(c).toMatchObject({ ok: false, error: { line: k + 1, column: 8, endLine: k + 1, endColumn: 23 } })
+    expect(c).toMatchObject({ ok: false, error: { range: { start: { line: k + 1, column: 8 }, end: { line: k + 1, column: 23 } } } })
   })
 
   it.each(sample)('%s: raise_exception appended after the last line', (f) => {
@@ -166,23 +164,6 @@ describe.skipIf(templateNames.length === 0)('real templates', () => {
     const r = renderChatTemplate(`${src}\n  {{ raise_exception('INJECTED') }}\n`, { messages: [{ role: 'user', content: 'hi' }], extra: { bos_token: '<s>', eos_token: '</s>' } })
     // Some templates refuse this chat on their own (raise_exception earlier); those say so elsewhere.
     if (!r.ok && r.error.message !== 'INJECTED') return
-    expect(r).toMatchObject({ ok: false, error: { kind: 'raise_exception', line: lines + 1, column: 6, endColumn: 33 } })
-  })
-})
-
-describe('placeJinjaError', () => {
-  it('uses the exact range when the error has one', () => {
-    const src = 'a\r\nb\r\n{{ y | nosuch }}'
-    const c = compileChatTemplate(src)
-    expect(c.ok).toBe(false)
-    if (c.ok) return
-    const spot = placeJinjaError(src, c.error)
-    expect(spot && src.slice(spot.from, spot.to)).toBe('nosuch')
-  })
-
-  it('falls back to the heuristics when there is no position', () => {
-    const src = 'a\n{% if x %}hi'
-    const spot = placeJinjaError(src, { message: 'Unexpected end of template' })
-    expect(spot && src.slice(spot.from, spot.to)).toBe('{% if x %}')
+    expect(r).toMatchObject({ ok: false, error: { code: 'raise_exception', range: { start: { line: lines + 1, column: 6 }, end: { column: 33 } } } })
   })
 })

@@ -3,12 +3,13 @@
 // generation tag); an error is given by its Python class, as the conformance checker compares errors.
 import { describe, expect, it } from 'vitest'
 import { compileChatTemplate, renderChatTemplate } from '../../../shared/formats/hf'
+import { pyClassOf } from '../../../shared/diagnostics'
 
 function run(src: string): { text: string } | { error: string } {
   const c = compileChatTemplate(src)
-  if (!c.ok) return { error: c.error.pyType }
+  if (!c.ok) return { error: pyClassOf(c.error) ?? c.error.code }
   const r = renderChatTemplate(c.template, { messages: [], add_generation_prompt: false })
-  return r.ok ? { text: r.text } : { error: r.error.pyType ?? r.error.kind }
+  return r.ok ? { text: r.text } : { error: pyClassOf(r.error) ?? r.error.code }
 }
 
 describe('filters that return generators', () => {

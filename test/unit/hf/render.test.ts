@@ -3,6 +3,7 @@
 // trim_blocks, lstrip_blocks, loopcontrols).
 import { describe, expect, it } from 'vitest'
 import { compileChatTemplate, renderChatTemplate } from '../../../shared/formats/hf'
+import { pyClassOf } from '../../../shared/diagnostics'
 
 const NOW = '2025-07-10T12:00:00'
 const render = (src: string, extra: Record<string, unknown> = {}, opts: Record<string, unknown> = {}) =>
@@ -65,8 +66,8 @@ describe('raising where Python raises', () => {
     const r = render(src, extra)
     expect(r.ok).toBe(false)
     if (!r.ok) {
-      expect(r.error.kind).toBe('template_error')
-      expect(r.error.pyType).toBe(pyType)
+      expect(r.error.code).toBe('template_error')
+      expect(pyClassOf(r.error)).toBe(pyType)
     }
   })
 })
@@ -78,7 +79,7 @@ describe('raise_exception', () => {
   ]
   it.each(table)('%s', (_name, src, message) => {
     const r = render(src)
-    expect(r).toMatchObject({ ok: false, error: { kind: 'raise_exception', pyType: 'TemplateError', message } })
+    expect(r).toMatchObject({ ok: false, error: { code: 'raise_exception', data: { pyClass: 'TemplateError' }, message } })
   })
 })
 
@@ -109,7 +110,7 @@ describe('continue_final_message', () => {
   it('refuses to combine with add_generation_prompt', () => {
     const r = renderChatTemplate(chatml, { messages: msgs, continue_final_message: true, add_generation_prompt: true })
     expect(r.ok).toBe(false)
-    if (!r.ok) expect(r.error.pyType).toBe('ValueError')
+    if (!r.ok) expect(pyClassOf(r.error)).toBe('ValueError')
   })
 
   it('fails when the template drops the final message', () => {

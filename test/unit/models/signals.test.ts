@@ -114,8 +114,14 @@ describe('signal details', () => {
     expect(r.tokens).toEqual({ count: 6, exact: true })
     expect(r.signals.find((x) => x.code === 'over-context')?.detail).toMatchObject({ tokens: 6, exact: true })
   })
-  it('reports a template error as data with the profile', () => {
+  it('reports a template error as data with the profile and its place in the template', () => {
     const r = render(hf(`{{ raise_exception('boom') }}`), { messages: [user('hi')] })
-    expect(r.error).toMatchObject({ code: 'template-error', message: expect.stringContaining('boom'), at: { profile: 'p' } })
+    expect(r.error).toMatchObject({
+      code: 'template-error',
+      message: 'TemplateError: boom',
+      source: 'p/chat_template',
+      range: { start: { line: 1, column: 4, offset: 3 }, end: { line: 1, column: 27, offset: 26 } },
+      data: { profile: 'p', kind: 'raise_exception', pyClass: 'TemplateError' }
+    })
   })
 })

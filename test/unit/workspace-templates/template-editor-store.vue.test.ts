@@ -97,7 +97,7 @@ describe('template editor store', () => {
   it('keeps the last matrix when an edit cannot be read, and puts the diagnostics on its tab', async () => {
     te.edit(VKEY, '{"a": 3}')
     await settle()
-    const diag = { line: 1, column: 2, message: 'bad', severity: 'error' as const }
+    const diag = { code: 'json-syntax', message: 'bad', severity: 'error' as const, range: { start: { line: 1, column: 2 }, end: { line: 1, column: 3 } } }
     // The back end renders the row with the saved templates and says the draft is not used; the store shows the
     // last draft that rendered instead, with that error.
     const broken = { ...rowRender('SAVED'), problems: [{ code: 'template-draft', message: 'not used', severity: 'error' as const }] }

@@ -82,7 +82,7 @@ describe('template.preview', () => {
     expect(r.render?.problems[0]).toMatchObject({ code: 'template-draft', severity: 'error' })
     expect(r.diagnostics[0]).toHaveLength(1)
     // The whole next key is underlined: "template" on line 4, columns 5 to 15.
-    expect(r.diagnostics[0][0]).toMatchObject({ line: 4, column: 5, endLine: 4, endColumn: 15, severity: 'error', code: 'json-syntax' })
+    expect(r.diagnostics[0][0]).toMatchObject({ range: { start: { line: 4, column: 5 }, end: { line: 4, column: 15 } }, severity: 'error', code: 'json-syntax' })
     expect(r.diagnostics[0][0].message).toMatch(/expected ',' or '}'/)
   })
 
@@ -95,7 +95,7 @@ describe('template.preview', () => {
     expect(errs).toHaveLength(1)
     // The key "prompt_template" on line 2, columns 3 to 20.
     expect(text.split('\n')[1]).toBe('  "prompt_template": {')
-    expect(errs[0]).toMatchObject({ line: 2, column: 3, endLine: 2, endColumn: 20, code: 'ICLR-TYPE-001' })
+    expect(errs[0]).toMatchObject({ range: { start: { line: 2, column: 3 }, end: { line: 2, column: 20 } }, code: 'ICLR-TYPE-001' })
     expect(errs[0].message).toMatch(/Prompt template must be a str or a dict/)
   })
 
@@ -104,8 +104,7 @@ describe('template.preview', () => {
     const text = JSON.stringify({ prompt_template: { type: 'PromptTemplate', template: tpl }, retriever: { type: 'ZeroRetriever' } }, null, 2)
     const r = await ws.templates.preview({ index: 0, variantId: V, modelIds: [CHATML], edits: [{ target: { variantId: V }, text }] })
     const e = r.diagnostics[0].find((d) => /KeyError: 'NOPE'/.test(d.message))!
-    const line = text.split('\n')[e.line - 1]
-    expect(line.slice(e.column - 1, e.endColumn! - 1)).toBe('"NOPE"')
+    expect(text.slice(e.range?.start.offset, e.range?.end.offset)).toBe('"NOPE"')
     expect(e.message).toMatch(/^ChatML/)
   })
 
@@ -114,7 +113,7 @@ describe('template.preview', () => {
     const r = await ws.templates.preview({ index: 0, variantId: D, modelIds: [CHATML], edits: [{ target: { modelId: CHATML }, text }] })
     expect(r.render?.problems[0]).toMatchObject({ code: 'template-draft' })
     const e = r.diagnostics[0][0]
-    const line = text.split('\n')[e.line - 1]
+    const line = text.split('\n')[(e.range?.start.line ?? 0) - 1]
     expect(line).toContain('"role": ""')
     expect(e.message).toMatch(/role name must not be empty/)
   })
@@ -136,7 +135,7 @@ describe('apply, revert and saving', () => {
   it('apply is refused while the text has a syntax error', async () => {
     const res = await ws.templates.apply({ variantId: V }, '{ "prompt_template": ')
     expect(res.applied).toBe(false)
-    expect(res.diagnostics[0]).toMatchObject({ line: 1, severity: 'error' })
+    expect(res.diagnostics[0]).toMatchObject({ range: { start: { line: 1 } }, severity: 'error' })
     expect(existsSync(overridesFile(dir, join(dir, 'data')))).toBe(false)
   })
 

@@ -1,12 +1,10 @@
 // The template editor's text handling on its own: JSON syntax errors at their line and column, engine paths
-// mapped into the text, Jinja compile errors placed (or said to be unplaced), and chat-template edits read
-// over an HF profile.
+// mapped into the text, and chat-template edits read over an HF profile with the compiler's error ranges.
 import { describe, expect, it } from 'vitest'
-import { lineColumnAt, locatePath, parseJsonWithPositions, splitPath } from '../../../main/services/workspace/template-json'
-import { locateJinjaError } from '../../../main/services/workspace/template-jinja'
+import { locatePath, parseJsonWithPositions, splitPath } from '../../../main/services/workspace/template-json'
 import { modelText, readModelEdit } from '../../../main/services/workspace/template-overrides'
-import { compileChatTemplate } from '../../../shared/formats/hf'
 import type { ModelProfile } from '../../../shared/models'
+import { LineMap } from '../../../shared/diagnostics'
 
 describe('parseJsonWithPositions', () => {
   const cases: [string, string, number, number, RegExp][] = [
@@ -23,7 +21,7 @@ describe('parseJsonWithPositions', () => {
     const r = parseJsonWithPositions(text)
     expect(r.ok).toBe(false)
     if (r.ok) return
-    expect(lineColumnAt(text, r.error.offset)).toEqual({ line, column })
+    expect(new LineMap(text).position(r.error.offset)).toMatchObject({ line, column })
     expect(r.error.message).toMatch(msg)
   })
 
@@ -57,27 +55,6 @@ describe('locatePath', () => {
   })
 })
 
-describe('locateJinjaError', () => {
-  const cases: [string, string, string | null, RegExp | null][] = [
-    ['unclosed if', 'a\n{% if x %}hi', '{% if x %}', /never closed/],
-    ['unclosed expression', 'ok\n{{ x }', '{{', /never closed/],
-    ['unknown filter', '{{ x }}\n{{ y | nosuch }}', '| nosuch', null],
-    ['unknown statement', '{% foo %}', '{% foo %}', null],
-    ['stray endif', 'x{% endif %}', '{% endif %}', /no matching/],
-    ['mismatched end', '{% for m in messages %}{% endif %}', '{% endif %}', /closes \{% for %\}/],
-    ['dangling operator', 'a\n{{ x + }}', '{{ x + }}', null],
-    ['string with braces is fine', '{{ "}}" }}{% if %}', '{% if %}', null]
-  ]
-  it.each(cases)('%s', (_n, src, want, msg) => {
-    const c = compileChatTemplate(src)
-    expect(c.ok).toBe(false)
-    if (c.ok) return
-    const spot = locateJinjaError(src, c.error.message)
-    expect(spot && src.slice(spot.from, spot.to)).toBe(want)
-    if (msg) expect(spot?.message).toMatch(msg)
-  })
-})
-
 describe('chat template edits', () => {
   const profile = {
     id: 'tiny',
@@ -97,16 +74,15 @@ describe('chat template edits', () => {
     const text = '{% for m in messages %}\n<{{ m.role }}>\n{% if m.content %}{{ m.content }}\n{% endfor %}'
     const r = readModelEdit(text, profile)
     expect(r.blocking).toBe(true)
-    expect(r.diagnostics[0]).toMatchObject({ line: 4, column: 1, endLine: 4, endColumn: 13, severity: 'error', code: 'jinja-syntax' })
+    expect(r.diagnostics[0]).toMatchObject({ range: { start: { line: 4, column: 1 }, end: { line: 4, column: 13 } }, severity: 'error', code: 'jinja-syntax' })
     expect(r.diagnostics[0].message).toMatch(/closes \{% if %\}/)
   })
 
-  it('say when the place of an error is unknown and underline line 1', () => {
-    // Balanced tags, valid filters: only the compiler knows what is wrong, not where.
+  it('place an error with balanced tags and valid filters where the compiler found it', () => {
     const text = '{{ messages[0].content }}\n{% for a, in messages %}{% endfor %}'
     const r = readModelEdit(text, profile)
-    if (r.diagnostics[0].message.includes('no position')) expect(r.diagnostics[0]).toMatchObject({ line: 1, column: 1, endLine: 1, endColumn: 26 })
-    else expect(r.diagnostics[0].line).toBeGreaterThan(0)
+    expect(r.diagnostics[0]).toMatchObject({ range: { start: { line: 2, column: 14, offset: 39 } }, code: 'jinja-syntax' })
+    expect(r.diagnostics[0].message).toMatch(/Expected `in`/)
   })
 
   it('of a named template replace that entry only', () => {
