@@ -7,6 +7,7 @@ import { afterEach } from 'vitest'
 import sharp from 'sharp'
 import { parquetWriteBuffer } from 'hyparquet-writer'
 import { nodeLoaderIO } from '../../../main/services/loaders/node-io'
+import { pcmWav } from '../../support/wav'
 
 const dirs: string[] = []
 afterEach(() => {
@@ -42,23 +43,8 @@ export async function jpeg(w = 16, h = 12): Promise<Buffer> {
     .toBuffer()
 }
 
-/** A minimal PCM WAV (silence). */
-export function wav(samples = 64): Buffer {
-  const b = Buffer.alloc(44 + samples * 2)
-  b.write('RIFF', 0)
-  b.writeUInt32LE(36 + samples * 2, 4)
-  b.write('WAVEfmt ', 8)
-  b.writeUInt32LE(16, 16)
-  b.writeUInt16LE(1, 20)
-  b.writeUInt16LE(1, 22)
-  b.writeUInt32LE(16000, 24)
-  b.writeUInt32LE(32000, 28)
-  b.writeUInt16LE(2, 32)
-  b.writeUInt16LE(16, 34)
-  b.write('data', 36)
-  b.writeUInt32LE(samples * 2, 40)
-  return b
-}
+/** A minimal PCM WAV (silence, mono, 16 kHz). */
+export const wav = (samples = 64): Buffer => pcmWav(samples)
 
 type Col = { name: string; kind: 'string' | 'int' | 'double' | 'media' | 'strings' | 'doubles'; data: unknown[] }
 

@@ -6,27 +6,12 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { rowAudioLengths } from '../../../main/services/workspace/media-sizes'
 import { flac, oggVorbis, tone } from './audio-fixtures'
+import { pcmWav } from '../../support/wav'
 
 const dir = mkdtempSync(join(tmpdir(), 'pl-audio-length-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-/** 16-bit stereo PCM WAV of `frames` silent sample frames at `rate`. */
-function wav(frames: number, rate: number): Buffer {
-  const h = Buffer.alloc(44)
-  h.write('RIFF', 0)
-  h.writeUInt32LE(36 + frames * 4, 4)
-  h.write('WAVEfmt ', 8)
-  h.writeUInt32LE(16, 16)
-  h.writeUInt16LE(1, 20)
-  h.writeUInt16LE(2, 22)
-  h.writeUInt32LE(rate, 24)
-  h.writeUInt32LE(rate * 4, 28)
-  h.writeUInt16LE(4, 32)
-  h.writeUInt16LE(16, 34)
-  h.write('data', 36)
-  h.writeUInt32LE(frames * 4, 40)
-  return Buffer.concat([h, Buffer.alloc(frames * 4)])
-}
+const wav = (frames: number, rate: number) => pcmWav(frames, { rate, channels: 2 })
 
 async function lengthOf(name: string, bytes: Buffer) {
   writeFileSync(join(dir, name), bytes)

@@ -7,29 +7,13 @@ import { sniffBytes } from '../../../main/services/media/sniff'
 import { probeMedia } from '../../../main/services/media/probe'
 import { exportImage, makeThumbnail } from '../../../main/services/media/thumbnails'
 import { audioPeaks } from '../../../main/services/media/audio'
+import { pcmWav } from '../../support/wav'
 
 let dir: string
 let jpg: string
 
-/** 16-bit PCM WAV: a ramp in channel 0, silence in channel 1. */
-function wav(frames: number, rate: number, amp: (f: number) => number): Buffer {
-  const data = Buffer.alloc(frames * 4)
-  for (let f = 0; f < frames; f++) data.writeInt16LE(Math.round(amp(f) * 32767), f * 4)
-  const h = Buffer.alloc(44)
-  h.write('RIFF', 0)
-  h.writeUInt32LE(36 + data.length, 4)
-  h.write('WAVEfmt ', 8)
-  h.writeUInt32LE(16, 16)
-  h.writeUInt16LE(1, 20)
-  h.writeUInt16LE(2, 22)
-  h.writeUInt32LE(rate, 24)
-  h.writeUInt32LE(rate * 4, 28)
-  h.writeUInt16LE(4, 32)
-  h.writeUInt16LE(16, 34)
-  h.write('data', 36)
-  h.writeUInt32LE(data.length, 40)
-  return Buffer.concat([h, data])
-}
+/** A stereo WAV: amp(frame) in channel 0, silence in channel 1. */
+const wav = (frames: number, rate: number, amp: (f: number) => number) => pcmWav(frames, { rate, channels: 2, amp })
 
 /** Silent MPEG-1 Layer III frames (128 kbit/s, 44.1 kHz, mono): header, then zero side info and data. */
 function mp3(frames: number): Buffer {

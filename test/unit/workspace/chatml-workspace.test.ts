@@ -5,17 +5,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { Host } from '../../../main/api/host'
+import { mediaHost as host } from '../../support/host'
 import { Workspace } from '../../../main/services/workspace/workspace'
 
-const host: Host = {
-  mode: 'browser',
-  mediaUrl: (p) => `/media?path=${encodeURIComponent(p)}`,
-  inlineMediaUrl: (id) => `/media?inline=${id}`,
-  pickSavePath: async () => null,
-  offerDownload: (p) => `/download/${encodeURIComponent(p)}`,
-  emit: () => undefined
-}
 
 // opencompass/configs/datasets/chatobj_custom/chatobj_custom_gen.py, the grader prompt cut short.
 const TEMPLATE = `chatobj_custom_reader_cfg = dict(input_columns=['question'], output_column='answer')

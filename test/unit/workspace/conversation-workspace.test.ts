@@ -7,20 +7,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import sharp from 'sharp'
-import type { Host } from '../../../main/api/host'
+import { mediaHost as host } from '../../support/host'
 import { Workspace } from '../../../main/services/workspace/workspace'
 import { demoProjectDir } from '../../../main/services/app-paths'
 // Opening the demo's configs writes the loader's cache beside them: always a copy, never the checkout.
 import { demoCopy } from '../store/helpers'
 
-const host: Host = {
-  mode: 'browser',
-  mediaUrl: (p) => `/media?path=${encodeURIComponent(p)}`,
-  inlineMediaUrl: (id) => `/media?inline=${id}`,
-  pickSavePath: async () => null,
-  offerDownload: (p) => `/download/${encodeURIComponent(p)}`,
-  emit: () => undefined
-}
 
 const dirs: string[] = []
 const spaces: Workspace[] = []

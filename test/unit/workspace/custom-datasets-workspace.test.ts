@@ -5,17 +5,9 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { Host } from '../../../main/api/host'
+import { mediaHost as host } from '../../support/host'
 import { Workspace } from '../../../main/services/workspace/workspace'
 
-const host: Host = {
-  mode: 'browser',
-  mediaUrl: (p) => `/media?path=${encodeURIComponent(p)}`,
-  inlineMediaUrl: (id) => `/media?inline=${id}`,
-  pickSavePath: async () => null,
-  offerDownload: (p) => `/download/${encodeURIComponent(p)}`,
-  emit: () => undefined
-}
 
 // compassbench_v1_reason_gen_d26d08.py / compassbench_v1_language_gen_7aa06d.py, cut to one dataset each.
 const REASON = `compassbench_v1_reason_datasets = [

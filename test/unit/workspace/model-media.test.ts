@@ -7,17 +7,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import sharp from 'sharp'
-import type { Host } from '../../../main/api/host'
+import { mediaHost as host } from '../../support/host'
 import { Workspace } from '../../../main/services/workspace/workspace'
+import { pcmWav } from '../../support/wav'
 
-const host: Host = {
-  mode: 'browser',
-  mediaUrl: (p) => `/media?path=${encodeURIComponent(p)}`,
-  inlineMediaUrl: (id) => `/media?inline=${id}`,
-  pickSavePath: async () => null,
-  offerDownload: (p) => `/download/${encodeURIComponent(p)}`,
-  emit: () => undefined
-}
 
 const CONFIG = `from ais_bench.benchmark.openicl.icl_prompt_template.icl_prompt_template_mm import MMPromptTemplate
 from ais_bench.benchmark.openicl.icl_retriever import ZeroRetriever
@@ -50,23 +43,7 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
 })
 
-/** 16-bit mono PCM WAV of `frames` silent samples at `rate`. */
-function wav(frames: number, rate: number): Buffer {
-  const h = Buffer.alloc(44)
-  h.write('RIFF', 0)
-  h.writeUInt32LE(36 + frames * 2, 4)
-  h.write('WAVEfmt ', 8)
-  h.writeUInt32LE(16, 16)
-  h.writeUInt16LE(1, 20)
-  h.writeUInt16LE(1, 22)
-  h.writeUInt32LE(rate, 24)
-  h.writeUInt32LE(rate * 2, 28)
-  h.writeUInt16LE(2, 32)
-  h.writeUInt16LE(16, 34)
-  h.write('data', 36)
-  h.writeUInt32LE(frames * 2, 40)
-  return Buffer.concat([h, Buffer.alloc(frames * 2)])
-}
+const wav = (frames: number, rate: number) => pcmWav(frames, { rate })
 
 async function project(): Promise<{ ws: Workspace; dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'pl-model-media-'))
