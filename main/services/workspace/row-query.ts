@@ -29,6 +29,9 @@ export interface RowsQuery {
 export type RowSelection = { query?: string; filter?: RowFilter; sort?: RowSort; variantId?: string }
 
 export class RowQuery {
+  /** Scans in progress by selection key. */
+  private scans = new Map<string, { project: LoadedProject; matches: Promise<Uint32Array> }>()
+
   constructor(
     private session: ProjectSession,
     private tasks: Tasks,
@@ -76,6 +79,21 @@ export class RowQuery {
     const query = q.query?.trim() ?? ''
     const key = JSON.stringify([query, q.filter ?? null, q.sort ?? null, q.variantId ?? null, filterReadsCuration(q.filter, q.sort, query) || q.filter?.lint ? this.session.curation.version : 0, q.filter?.lint ? this.lint.version : 0])
     if (p.search?.key === key) return p.search.matches
+    // The list asks for several pages of one selection at once (the first page and the ones in view): they share
+    // one scan, so one Cancel stops it, instead of each page starting its own scan of the split.
+    const running = this.scans.get(key)
+    if (running?.project === p) return running.matches
+    const matches = this.scan(p, q, key)
+    this.scans.set(key, { project: p, matches })
+    try {
+      return await matches
+    } finally {
+      if (this.scans.get(key)?.matches === matches) this.scans.delete(key)
+    }
+  }
+
+  private async scan(p: LoadedProject, q: RowSelection, key: string): Promise<Uint32Array> {
+    const query = q.query?.trim() ?? ''
     const byQuery = query ? compileRowQuery(query, (i) => this.session.curation.record(i)) : null
     const inputs = this.inputColumns(p, q.variantId)
     const byFilter = compileRowFilter(q.filter, (i) => this.session.curation.record(i), inputs, (i) => p.media?.rows.get(i) ?? [])
