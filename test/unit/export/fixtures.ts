@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import sharp from 'sharp'
+import { pcmWav } from '../../support/wav'
 
 export function tempDir(tag: string): { dir: string; remove(): void } {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), `pl-export-${tag}-`)))
@@ -25,22 +26,7 @@ export async function makeImage(file: string, width: number, height: number, for
 }
 
 export function makeWav(file: string, samples = 800): Buffer {
-  const data = Buffer.alloc(samples * 2)
-  for (let i = 0; i < samples; i++) data.writeInt16LE(Math.round(Math.sin(i / 5) * 8000), i * 2)
-  const h = Buffer.alloc(44)
-  h.write('RIFF', 0)
-  h.writeUInt32LE(36 + data.length, 4)
-  h.write('WAVEfmt ', 8)
-  h.writeUInt32LE(16, 16)
-  h.writeUInt16LE(1, 20)
-  h.writeUInt16LE(1, 22)
-  h.writeUInt32LE(8000, 24)
-  h.writeUInt32LE(16000, 28)
-  h.writeUInt16LE(2, 32)
-  h.writeUInt16LE(16, 34)
-  h.write('data', 36)
-  h.writeUInt32LE(data.length, 40)
-  const bytes = Buffer.concat([h, data])
+  const bytes = pcmWav(samples, { rate: 8000, amp: (i) => (Math.sin(i / 5) * 8000) / 32767 })
   writeFileSync(file, bytes)
   return bytes
 }
