@@ -5,7 +5,7 @@
 // when asked, leaving rejected rows out, so a curation change or an edited row (relint) updates them at once.
 import type { CurationStatus, Diagnostic } from '../../../shared/api/types'
 import { isEngineError, type EngineError, type Prepared, type Row } from '../../../shared/engine'
-import { checkedColumns, duplicates, emptyFields, goldLeak, hash53, inputText, isImbalanced, labelBalance, MINHASH_SIZE, OPTION_COLUMN, rowFeatures, type RowFeatures } from '../../../shared/lint/dataset-checks'
+import { checkedColumns, duplicates, emptyFields, goldLeak, hash53, inputText, isImbalanced, labelBalance, MINHASH_SIZE, OPTION_COLUMN, rowFeatures, signatures, type RowFeatures } from '../../../shared/lint/dataset-checks'
 import { histogram } from '../../../shared/lint/histogram'
 import { kindInfo, lintKindOf } from '../../../shared/lint/kinds'
 import { groupKey, LINT_REPORT_VERSION, parseLintKey, type LintExample, type LintGroup, type LintReport, type LintSeverity } from '../../../shared/lint/report'
@@ -14,7 +14,7 @@ import { runTask } from '../workers/pool'
 import { renderPreparedRow } from '../workspace/render-row'
 import type { ModelContext } from '../workspace/model-render'
 import { findMediaRefs } from '../workspace/row-media'
-import { blocksOf, lintBlocks, type LintThreadJob } from './lint-threads'
+import { blocksOf, lintBlocks, lintWorkers, type LintThreadJob } from './lint-threads'
 import { MediaChecker } from './media-check'
 
 /** What lint needs from the open project (the workspace builds it; tests build it from files). */
@@ -122,6 +122,12 @@ export class LintRun {
   /** Per block of the run (lint-threads.ts): its rows linted so far, from its start. */
   private blockDone = new Int32Array(0)
   cancelled = false
+  /**
+   * Near-duplicate signatures computed on this thread instead of the dataset pool: set where lint already runs on
+   * a thread per core (a lint worker, or the main thread beside them), where pool workers would only add isolates
+   * (~60 MB of peak memory on 100,000 rows × 3 models) for no spare core.
+   */
+  signHere = false
   elapsedMs = 0
 
   constructor(readonly src: LintSource) {
@@ -162,6 +168,7 @@ export class LintRun {
       )
     }
     const job = this.src.threads && !this.src.editedRows?.().length ? this.src.threads : null
+    if (job && lintWorkers(end - this.first) > 0) this.signHere = true
     await lintBlocks(
       blocks,
       job,
@@ -356,7 +363,7 @@ export class LintRun {
   private async sign(u: Unsigned): Promise<void> {
     if (!u.rows.length) return
     const feats = u.rows.map((i) => this.features[i])
-    const { sigs, judged } = await runTask('minhash', { inputs: u.inputs })
+    const { sigs, judged } = this.signHere ? signatures(u.inputs) : await runTask('minhash', { inputs: u.inputs })
     u.rows.forEach((i, k) => {
       const f = feats[k]
       if (judged[k] && f && this.features[i] === f) f.sig = sigs.subarray(k * MINHASH_SIZE, (k + 1) * MINHASH_SIZE)

@@ -20,7 +20,12 @@ const fail = (e: unknown) => post({ type: 'error', message: e instanceof Error ?
 
 let queue: Promise<LintRun | null> = ws.session
   .openSpec(job.spec)
-  .then(async () => new LintRun(await ws.lint.source({ variantId: job.variantId, modelIds: job.modelIds })))
+  .then(async () => {
+    const run = new LintRun(await ws.lint.source({ variantId: job.variantId, modelIds: job.modelIds }))
+    // This thread is one lane of a lint on a thread per core: no pool workers of its own.
+    run.signHere = true
+    return run
+  })
   .then(
     (run) => {
       post({ type: 'ready', total: run.src.total, modelIds: run.src.models.map((m) => m.profile.id) })
