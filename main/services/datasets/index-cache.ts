@@ -24,21 +24,21 @@ export interface CachedPart extends Omit<ValidateOutput, 'cancelled'> {
   index: RowIndex | null
 }
 
-/** A part of a file that could not be opened: no rows, the one error that says why. */
-export function unopenedPart(format: DatasetFormat, error: ValidateOutput['errors'][number]): CachedPart {
+/** A part that gives no rows: the one error that says why (if any), and no index or the empty one a text file has. */
+export function unopenedPart(format: DatasetFormat, error: ValidateOutput['errors'][number] | null, index: CachedPart['index'] = null): CachedPart {
   return {
     key: null,
     format,
     rawRows: 0,
-    index: null,
+    index,
     bad: new Uint32Array(0),
     columns: [],
     refsByKind: {},
     refsTotal: 0,
     fileRefs: [],
     fileRefsTruncated: false,
-    errors: [error],
-    errorCount: 1
+    errors: error ? [error] : [],
+    errorCount: error ? 1 : 0
   }
 }
 

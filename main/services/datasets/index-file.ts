@@ -6,7 +6,7 @@ import { parallelism, runTask } from '../workers/pool'
 import type { DatasetError, DatasetFormat } from './types'
 import { concatIndexes, sliceIndex, type RowIndex } from './row-index'
 import { lineAlignedRanges } from './jsonl-index'
-import type { CachedPart } from './index-cache'
+import { unopenedPart, type CachedPart } from './index-cache'
 import type { RowFormat } from './row-decode'
 import type { ValidateOutput } from './validate-rows'
 
@@ -29,22 +29,8 @@ function checkAbort(signal?: AbortSignal): void {
   if (signal?.aborted) throw new CancelledError()
 }
 
-function emptyPart(file: string, format: DatasetFormat, error: DatasetError | null): CachedPart {
-  return {
-    key: null,
-    format,
-    rawRows: 0,
-    index: { starts: new Float64Array(0), ends: new Float64Array(0), lines: new Uint32Array(0) },
-    bad: new Uint32Array(0),
-    columns: [],
-    refsByKind: {},
-    refsTotal: 0,
-    fileRefs: [],
-    fileRefsTruncated: false,
-    errors: error ? [error] : [],
-    errorCount: error ? 1 : 0
-  }
-}
+/** A text file that gives no rows (unreadable, empty, no header, no row array): an empty index and why. */
+const emptyPart = (format: DatasetFormat, error: DatasetError | null): CachedPart => unopenedPart(format, error, { starts: new Float64Array(0), ends: new Float64Array(0), lines: new Uint32Array(0) })
 
 interface JsonlIndex {
   index: RowIndex
@@ -236,9 +222,9 @@ export async function indexFileStaged(file: string, format: DatasetFormat, opts:
   try {
     size = (await stat(file)).size
   } catch (err) {
-    return done([emptyPart(file, format, { code: 'read-failed', message: `Cannot read the file: ${(err as Error).message}`, stage: 'open', severity: 'error', at: { file } })])
+    return done([emptyPart(format, { code: 'read-failed', message: `Cannot read the file: ${(err as Error).message}`, stage: 'open', severity: 'error', at: { file } })])
   }
-  if (size === 0) return done([emptyPart(file, format, { code: 'empty-file', message: 'The file is empty', stage: 'open', severity: 'error', at: { file, offset: 0 } })])
+  if (size === 0) return done([emptyPart(format, { code: 'empty-file', message: 'The file is empty', stage: 'open', severity: 'error', at: { file, offset: 0 } })])
   // Validation may run later, with its own signal and progress: the options it is given replace the index's.
   const withOpts = (v: Pick<IndexOptions, 'signal' | 'onProgress'>): IndexOptions => ({ ...opts, signal: v.signal, onProgress: v.onProgress })
 
@@ -257,7 +243,7 @@ export async function indexFileStaged(file: string, format: DatasetFormat, opts:
     const scan = await runTask('csv-scan', { file, delimiter }, { signal: opts.signal, onProgress: (p) => opts.onProgress?.('index', p.bytesDone, size, p.rows) })
     checkAbort(opts.signal)
     const index = { starts: scan.starts, ends: scan.ends, lines: scan.lines }
-    if (!scan.header) return done([emptyPart(file, format, { code: 'empty-file', message: 'The file has no header row', stage: 'index', severity: 'error', at: { file, offset: 0 } })])
+    if (!scan.header) return done([emptyPart(format, { code: 'empty-file', message: 'The file has no header row', stage: 'index', severity: 'error', at: { file, offset: 0 } })])
     const extra = { header: scan.header, delimiter }
     return {
       parts: [interimPart(null, format, index, extra, scan.errors)],
@@ -269,10 +255,10 @@ export async function indexFileStaged(file: string, format: DatasetFormat, opts:
   if (format === 'json') {
     const scan = await runTask('json-scan', { file }, { signal: opts.signal, onProgress: (p) => opts.onProgress?.('index', p.bytesDone, size, p.rows) })
     checkAbort(opts.signal)
-    if (scan.kind === 'empty') return done([emptyPart(file, format, { code: 'empty-file', message: 'The file holds only whitespace', stage: 'index', severity: 'error', at: { file, offset: 0 } })])
-    if (scan.kind === 'invalid') return done([emptyPart(file, format, scan.errors[0] ?? null)])
+    if (scan.kind === 'empty') return done([emptyPart(format, { code: 'empty-file', message: 'The file holds only whitespace', stage: 'index', severity: 'error', at: { file, offset: 0 } })])
+    if (scan.kind === 'invalid') return done([emptyPart(format, scan.errors[0] ?? null)])
     if (scan.kind === 'object' && scan.parts.length === 0) {
-      return done([emptyPart(file, format, { code: 'json-structure', message: 'The JSON object holds no array of rows', stage: 'index', severity: 'error', at: { file, offset: 0 } })])
+      return done([emptyPart(format, { code: 'json-structure', message: 'The JSON object holds no array of rows', stage: 'index', severity: 'error', at: { file, offset: 0 } })])
     }
     if (scan.kind !== 'jsonl') {
       const parts = scan.parts.map((p, i) => ({ key: p.key, index: { starts: p.starts, ends: p.ends, lines: p.lines }, pre: i === 0 ? scan.errors : [] }))
