@@ -22,6 +22,7 @@ import {
   pyEquals,
   pyRepr,
   pyStr,
+  runtime,
   truthy,
   typeName,
   type PyValue
@@ -37,32 +38,21 @@ function callValue(f: PyValue, args: PyValue[], at: Site): PyValue {
   return f.call(args, new Map(), at)
 }
 
-/** Items of an iterable value, as Python's iter() would yield them. */
-export function iterate(v: PyValue): PyValue[] {
-  if (v instanceof PyList || v instanceof PyTuple || v instanceof PySet) return [...v.items]
-  if (v instanceof PyDict) return v.keys()
-  if (typeof v === 'string') return [...v]
-  if (v instanceof PyFile) return v.lines()
-  throw new PyError('TypeError', `'${typeName(v)}' object is not iterable`)
+/** Items of an iterable value, as Python's iter() would yield them: a new list the caller may change. */
+export const iterate = (v: PyValue): PyValue[] => runtime.items(v).slice() as PyValue[]
+
+/** A `key=` argument as a function of one item (none: the item itself). */
+function keyFunction(kw: Kw, at: Site): ((x: PyValue) => PyValue) | undefined {
+  const key = kw.get('key') ?? null
+  return key === null ? undefined : (x) => callValue(key, [x], at)
 }
+
+/** sorted(items, key=…, reverse=…) and list.sort: the runtime's CPython sort. */
+const sortItems = (items: PyValue[], kw: Kw, at: Site): PyValue[] => runtime.sorted(items, keyFunction(kw, at), truthy(kw.get('reverse') ?? false))
 
 function noKw(name: string, kw: Kw): void {
   if (kw.size) throw new PyError('TypeError', `${name}() takes no keyword arguments`)
 }
-
-function compare(a: PyValue, b: PyValue): number {
-  if ((typeof a === 'number' || typeof a === 'boolean') && (typeof b === 'number' || typeof b === 'boolean')) return Number(a) - Number(b)
-  if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0
-  if ((a instanceof PyList && b instanceof PyList) || (a instanceof PyTuple && b instanceof PyTuple)) {
-    for (let i = 0; i < Math.min(a.items.length, b.items.length); i++) {
-      const c = compare(a.items[i], b.items[i])
-      if (c !== 0) return c
-    }
-    return a.items.length - b.items.length
-  }
-  throw new PyError('TypeError', `'<' not supported between instances of '${typeName(a)}' and '${typeName(b)}'`)
-}
-export { compare as pyCompare }
 
 function toInt(v: PyValue): number {
   if (typeof v === 'boolean') return v ? 1 : 0
@@ -128,13 +118,7 @@ export function makeBuiltins(locals: () => PyDict): Map<string, PyValue> {
     return n
   })
   def('bool', (a) => (a.length ? truthy(a[0]) : false))
-  def('len', (a) => {
-    const v = a[0]
-    if (typeof v === 'string') return [...v].length
-    if (v instanceof PyDict) return v.size
-    if (v instanceof PyList || v instanceof PyTuple || v instanceof PySet) return v.items.length
-    throw new PyError('TypeError', `object of type '${typeName(v)}' has no len()`)
-  })
+  def('len', (a) => runtime.len(a[0]))
   def('range', (a) => {
     const [start, stop, step] = a.length === 1 ? [0, toInt(a[0]), 1] : [toInt(a[0]), toInt(a[1]), a.length > 2 ? toInt(a[2]) : 1]
     if (step === 0) throw new PyError('ValueError', 'range() arg 3 must not be zero')
@@ -149,15 +133,7 @@ export function makeBuiltins(locals: () => PyDict): Map<string, PyValue> {
     for (const x of iterate(a[0])) acc = add(acc, x)
     return acc
   })
-  def('sorted', (a, kw, at) => {
-    const key = kw.get('key') ?? null
-    const items = iterate(a[0])
-    const keyed = items.map((x) => ({ x, k: key === null ? x : callValue(key, [x], at) }))
-    // Python's sort is stable and reverse=True keeps equal items in their original order.
-    const rev = truthy(kw.get('reverse') ?? false)
-    keyed.sort((p, q) => (rev ? compare(q.k, p.k) : compare(p.k, q.k)))
-    return new PyList(keyed.map((p) => p.x))
-  })
+  def('sorted', (a, kw, at) => new PyList(sortItems(iterate(a[0]), kw, at)))
   def('map', (a, _kw, at) => {
     if (a.length < 2) throw new PyError('TypeError', 'map() must have at least two arguments.')
     const lists = a.slice(1).map(iterate)
@@ -198,18 +174,16 @@ export function makeBuiltins(locals: () => PyDict): Map<string, PyValue> {
     const n = lists.length ? Math.min(...lists.map((l) => l.length)) : 0
     return new PyList(Array.from({ length: n }, (_, i) => new PyTuple(lists.map((l) => l[i]))))
   })
-  const minmax = (name: string, sign: number) => (a: PyValue[], kw: Kw, at: Site): PyValue => {
+  const minmax = (name: 'min' | 'max') => (a: PyValue[], kw: Kw, at: Site): PyValue => {
     const items = a.length === 1 ? iterate(a[0]) : a
     if (!items.length) {
       if (kw.has('default')) return kw.get('default') as PyValue
       throw new PyError('ValueError', `${name}() arg is an empty sequence`)
     }
-    const key = kw.get('key') ?? null
-    const k = (x: PyValue): PyValue => (key === null ? x : callValue(key, [x], at))
-    return items.reduce((m, x) => (compare(k(x), k(m)) * sign > 0 ? x : m))
+    return runtime.extreme(name, items, keyFunction(kw, at)) as PyValue
   }
-  def('min', minmax('min', -1))
-  def('max', minmax('max', 1))
+  def('min', minmax('min'))
+  def('max', minmax('max'))
   def('abs', (a) => Math.abs(Number(a[0])))
   def('round', (a) => {
     const n = Number(a[0])
@@ -511,11 +485,7 @@ export function method(obj: PyValue, name: string): PyBuiltin | undefined {
         return m(() => (obj.items.reverse(), null))
       case 'sort':
         return m((_a, kw, at) => {
-          const key = kw.get('key') ?? null
-          const rev = truthy(kw.get('reverse') ?? false)
-          const keyed = obj.items.map((x) => ({ x, k: key === null ? x : callValue(key, [x], at) }))
-          keyed.sort((p, q) => (rev ? compare(q.k, p.k) : compare(p.k, q.k)))
-          obj.items = keyed.map((p) => p.x)
+          obj.items = sortItems(obj.items, kw, at)
           return null
         })
     }

@@ -10,7 +10,8 @@
 
 import type { Comprehension, Expr, FormattedValue, Param, Stmt } from './python-ast'
 import { Budget, BudgetExceeded, withBudget } from './python-budget'
-import { EXCEPTION_NAMES, STDLIB_MODULES, add, iterate, makeBuiltins, method, moduleAttribute, pyCompare } from './python-builtins'
+import { EXCEPTION_NAMES, STDLIB_MODULES, add, iterate, makeBuiltins, method, moduleAttribute } from './python-builtins'
+import type { OrderOp } from '../python/values'
 import { asciiOf } from '../python/format'
 import { formatSpec, percentFormat } from './python-format'
 import { parseExpression, parseModule } from './python-parser'
@@ -31,6 +32,7 @@ import {
   pyEquals,
   pyRepr,
   pyStr,
+  runtime,
   truthy,
   typeName,
   type PyValue
@@ -515,17 +517,13 @@ class Interpreter {
         return
       case 'tuple':
       case 'list': {
-        const items = iterate(v)
         const star = t.items.findIndex((x) => x.kind === 'starred')
+        const items = this.located(t, () => runtime.unpack(v, t.items.length, star >= 0)) as PyValue[]
         if (star < 0) {
-          if (items.length !== t.items.length) {
-            this.fail('ValueError', `${items.length > t.items.length ? 'too many' : 'not enough'} values to unpack (expected ${t.items.length}, got ${items.length})`, t)
-          }
           t.items.forEach((x, i) => this.assign(x, items[i]))
           return
         }
         const after = t.items.length - star - 1
-        if (items.length < t.items.length - 1) this.fail('ValueError', 'not enough values to unpack', t)
         t.items.slice(0, star).forEach((x, i) => this.assign(x, items[i]))
         this.assign((t.items[star] as Extract<Expr, { kind: 'starred' }>).value, new PyList(items.slice(star, items.length - after)))
         t.items.slice(star + 1).forEach((x, i) => this.assign(x, items[items.length - after + i]))
@@ -889,19 +887,16 @@ class Interpreter {
       case 'is not':
         return !(a === b || (a === null && b === null))
       case 'in':
-      case 'not in': {
-        let found: boolean
-        if (typeof b === 'string') {
-          if (typeof a !== 'string') this.fail('TypeError', `'in <string>' requires string as left operand, not ${typeName(a)}`, at)
-          found = b.includes(a)
-        } else if (b instanceof PyDict) found = b.has(a)
-        else found = iterate(b).some((x) => pyEquals(x, a))
-        return op === 'in' ? found : !found
-      }
+      case 'not in':
+        return this.located(at, () => runtime.contains(b, a) === (op === 'in'))
     }
+    return this.located(at, () => runtime.compare(op as OrderOp, a, b))
+  }
+
+  /** Runs a runtime operation, reporting its PyError at `at`. */
+  private located<T>(at: Expr, f: () => T): T {
     try {
-      const c = pyCompare(a, b)
-      return op === '<' ? c < 0 : op === '>' ? c > 0 : op === '<=' ? c <= 0 : c >= 0
+      return f()
     } catch (err) {
       if (err instanceof PyError) this.fail(err.pyClass, err.message, at)
       throw err

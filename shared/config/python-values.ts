@@ -122,7 +122,7 @@ function view(v: unknown): PyView {
   if (v instanceof PyModule) return { t: 'object', type: 'module', repr: `<module '${v.name}'>` }
   if (v instanceof PyFunction) return { t: 'object', type: 'function', repr: `<function ${v.name}>` }
   if (v instanceof PyBuiltin) return { t: 'object', type: 'builtin_function_or_method', repr: `<built-in function ${v.name}>` }
-  if (v instanceof PyFile) return { t: 'object', type: '_io.TextIOWrapper', repr: `<_io.TextIOWrapper name=${strRepr(v.name)} mode='r' encoding='UTF-8'>` }
+  if (v instanceof PyFile) return { t: 'object', type: '_io.TextIOWrapper', repr: `<_io.TextIOWrapper name=${strRepr(v.name)} mode='r' encoding='UTF-8'>`, iter: () => v.lines() }
   if (v instanceof PyRef) {
     const repr = `<class '${v.module ? `${v.module}.` : ''}${v.name}'>`
     return { t: 'object', type: 'type', repr, eqKey: repr }

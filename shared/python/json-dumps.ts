@@ -3,7 +3,8 @@
 // `tojson` filter of chat templates. Each caller's value model (its float box, its mapping and key types, its error
 // class) comes in through JsonValueModel, so the escaping, separators and layout live here once.
 import { floatRepr, numberRepr } from './repr'
-import { PyFloat } from './json'
+import { PyFloat, jsonRuntime } from './json'
+import type { PyRuntime } from './values'
 
 export class JsonDumpsError extends Error {}
 
@@ -13,8 +14,8 @@ export interface JsonValueModel {
   scalar?(x: unknown): string | undefined
   /** A mapping key as Python's json turns it into a str (a float or bool key), or throws. */
   key?(k: unknown): string
-  /** sort_keys order of two keys. */
-  compareKeys?(a: unknown, b: unknown): number
+  /** The runtime whose `<` orders keys for sort_keys (default: the JSON values' runtime). */
+  runtime?: PyRuntime
   /** The type name in "Object of type X is not JSON serializable". */
   typeName?(x: unknown): string | undefined
   /** The error to raise (default JsonDumpsError). */
@@ -104,7 +105,8 @@ export function pyJsonDumps(v: unknown, opts: JsonDumpsOptions & { typeName?: (x
     else if (typeof x === 'object' && x.constructor === Object) entries = Object.entries(x as Record<string, unknown>)
     if (!entries) return fail(x)
     if (entries.length === 0) return '{}'
-    if (opts.sortKeys) entries = entries.slice().sort((a, b) => (m.compareKeys ? m.compareKeys(a[0], b[0]) : String(a[0]) < String(b[0]) ? -1 : String(a[0]) > String(b[0]) ? 1 : 0))
+    // json.dumps sorts the (key, value) items; a dict's keys are never equal, so the keys alone decide.
+    if (opts.sortKeys) entries = (m.runtime ?? jsonRuntime).sorted(entries, (e) => e[0])
     return '{' + nl + entries.map(([k, y]) => jsonStr(keyOf(k), ascii) + keySep + go(y, depth + 1)).join(itemSep + nl) + close + '}'
   }
   return go(v, 0)

@@ -25,6 +25,7 @@ import {
   numLike,
   str,
   toList,
+  unpack,
   truthy,
   tuple,
   typeName,
@@ -71,7 +72,7 @@ const JINJA_FILTER_NAMES = new Set(
 class LoopInfo extends PyObject {
   index0 = 0
   constructor(
-    private items: unknown[],
+    private items: readonly unknown[],
     private depth: number
   ) {
     super()
@@ -499,10 +500,11 @@ function assign(target: ExprNode): (s: Scope, v: unknown) => void {
     const parts = target.value.map(assign)
     const where = at(target)
     return (s, v) => {
-      const items = toList(v)
-      if (items.length !== parts.length) {
-        const message = items.length > parts.length ? `too many values to unpack (expected ${parts.length})` : `not enough values to unpack (expected ${parts.length}, got ${items.length})`
-        throw locate(new PyError('ValueError', message), where)
+      let items: readonly unknown[]
+      try {
+        items = unpack(v, parts.length)
+      } catch (e) {
+        throw locate(e, where)
       }
       parts.forEach((p, i) => p(s, items[i]))
     }
@@ -550,13 +552,9 @@ function forLoop(node: For): Stmt {
   const orElse = block(node.defaultBlock)
   const where = at(iterNode)
   return (s, out) => {
-    let items: unknown[]
+    let items: readonly unknown[]
     try {
-      const v = iterable(s)
-      if (v === null || numLike(v) || v instanceof PyObject || v instanceof PyCallable) {
-        throw new PyError('TypeError', `'${typeName(v)}' object is not iterable`)
-      }
-      items = toList(v)
+      items = toList(iterable(s))
       if (cond) {
         const c = cond
         items = items.filter((item) => {

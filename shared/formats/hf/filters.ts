@@ -9,10 +9,10 @@ import {
   arith,
   PyCallable,
   Undef,
-  cmp,
   compare,
   contains,
   eq,
+  extreme,
   isFloat,
   isTuple,
   len,
@@ -25,6 +25,7 @@ import {
   percentFormat,
   plain,
   repr,
+  sorted as sortedBy,
   str,
   toList,
   truthy,
@@ -60,12 +61,6 @@ export function attrGetter(attribute: unknown, dflt?: unknown): (v: unknown) => 
 
 function lowerIfStr(v: unknown, caseSensitive: boolean): unknown {
   return !caseSensitive && typeof v === 'string' ? v.toLowerCase() : v
-}
-
-function sortList(items: unknown[], key: (v: unknown) => unknown, reverse: boolean): unknown[] {
-  const decorated = items.map((v, i) => ({ v, k: key(v), i }))
-  decorated.sort((a, b) => cmp(a.k, b.k) * (reverse ? -1 : 1) || a.i - b.i)
-  return decorated.map((d) => d.v)
 }
 
 function toInt(v: unknown, dflt: unknown, base: number): unknown {
@@ -189,7 +184,7 @@ function doMap(value: unknown, args: unknown[], kwargs: Kwargs, callFilter: (nam
   return items.map((v) => callFilter(name, v, args.slice(1), kwargs))
 }
 
-function sumOf(items: unknown[], start: unknown): unknown {
+function sumOf(items: readonly unknown[], start: unknown): unknown {
   let total = start
   for (const v of items) {
     if (numLike(total) && numLike(v)) total = isFloat(total) || isFloat(v) ? mkFloat(Number(total) + Number(v)) : Number(total) + Number(v)
@@ -199,20 +194,19 @@ function sumOf(items: unknown[], start: unknown): unknown {
   return total
 }
 
-function minMax(value: unknown, kwargs: Kwargs, sign: number): unknown {
+/** jinja2's min/max: Python's min()/max() with the attribute getter and (unless case_sensitive) lower-cased str keys. */
+function minMax(value: unknown, kwargs: Kwargs, which: 'min' | 'max'): unknown {
   const items = toList(value)
   if (items.length === 0) return new Undef('No aggregated item, sequence was empty.')
   const cs = truthy(kwargs?.get('case_sensitive') ?? false)
   const attr = kwargs?.get('attribute')
   const get = attr === undefined || attr === null ? (v: unknown) => v : attrGetter(attr)
-  let best = items[0]
-  for (const v of items.slice(1)) if (cmp(lowerIfStr(get(v), cs), lowerIfStr(get(best), cs)) * sign > 0) best = v
-  return best
+  return extreme(which, items, (v) => lowerIfStr(get(v), cs))
 }
 
 function groupby(value: unknown, args: unknown[], kwargs: Kwargs): unknown[] {
   const get = attrGetter(arg(args, kwargs, 0, 'attribute', null), arg(args, kwargs, 1, 'default', undefined))
-  const sorted = sortList(toList(value), get, false)
+  const sorted = sortedBy(toList(value), get)
   const groups: unknown[] = []
   for (const v of sorted) {
     const k = get(v)
@@ -267,7 +261,7 @@ export const FILTERS: Record<string, (value: unknown, args: unknown[], kwargs: K
     const by = arg(a, k, 1, 'by', 'key')
     const reverse = truthy(arg(a, k, 2, 'reverse', false))
     const pos = by === 'value' ? 1 : 0
-    return sortList([...v.entries()].map((e) => tuple([e[0], e[1]])), (e) => lowerIfStr((e as unknown[])[pos], cs), reverse)
+    return sortedBy([...v.entries()].map((e) => tuple([e[0], e[1]])), (e) => lowerIfStr(e[pos], cs), reverse)
   },
   escape: (v) => htmlEscape(v),
   first: (v) => {
@@ -315,8 +309,8 @@ export const FILTERS: Record<string, (value: unknown, args: unknown[], kwargs: K
   map: () => {
     throw new Error('map is bound by the compiler')
   },
-  max: (v, _a, k) => minMax(v, k, 1),
-  min: (v, _a, k) => minMax(v, k, -1),
+  max: (v, _a, k) => minMax(v, k, 'max'),
+  min: (v, _a, k) => minMax(v, k, 'min'),
   pprint: (v) => repr(v),
   reject: (v, a) => generator('select_or_reject', () => selectOrReject(v, a, false, false)),
   rejectattr: (v, a) => generator('select_or_reject', () => selectOrReject(v, a, false, true)),
@@ -353,7 +347,7 @@ export const FILTERS: Record<string, (value: unknown, args: unknown[], kwargs: K
     const cs = truthy(arg(a, k, 1, 'case_sensitive', false))
     const attr = arg(a, k, 2, 'attribute', null)
     const get = attr === null ? (x: unknown) => x : attrGetter(attr)
-    return sortList(toList(v), (x) => lowerIfStr(get(x), cs), reverse)
+    return sortedBy(toList(v), (x) => lowerIfStr(get(x), cs), reverse)
   },
   string: (v) => str(v),
   striptags: (v) => str(v).replace(/<!--[\s\S]*?-->|<[^>]*>/g, '').split(/\s+/).filter(Boolean).join(' '),

@@ -2,7 +2,7 @@
 // HTML escaping — shared/python's json.dumps over the Jinja runtime's values (its float box, Undefined, its errors).
 import { jsonFloat, jsonNumber, pyJsonDumps } from '../../python/json-dumps'
 import { checkString } from './budget'
-import { PyError, PyFloat, PyMarkup, Undef, cmp, isTuple, str, tuple, typeName } from './values'
+import { PyError, PyFloat, PyMarkup, Undef, isTuple, runtime, str, tuple, typeName } from './values'
 
 const model = {
   scalar: (x: unknown) => (typeof x === 'number' ? jsonNumber(x) : undefined),
@@ -14,7 +14,7 @@ const model = {
     if (k instanceof PyFloat) return jsonFloat(k.value)
     throw new PyError('TypeError', `keys must be str, int, float, bool or None, not ${typeName(k)}`)
   },
-  compareKeys: cmp,
+  runtime,
   typeName: (x: unknown) => (x instanceof Undef ? 'Undefined' : typeName(x)),
   error: (message: string) => new PyError('TypeError', message)
 }

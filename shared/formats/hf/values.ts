@@ -12,7 +12,7 @@
 import { PyError } from '../../python/errors'
 import { percentFormat as pyPercentFormat, type FormatModel } from '../../python/format'
 import { PyFloat, entryLookup, isTuple, tuple } from '../../python/json'
-import { PyRuntime, computedScalarView, type PyView } from '../../python/values'
+import { PyRuntime, computedScalarView, type OrderOp, type PyView } from '../../python/values'
 import { checkList, checkString } from './budget'
 import { floatRepr, strRepr } from '../../python/repr'
 
@@ -112,6 +112,10 @@ export class PyIterator {
     this.pos = items.length
     return out
   }
+  /** Iterating consumes, one item at a time (`in` stops at its first match). */
+  *[Symbol.iterator](): Iterator<unknown> {
+    for (let r = this.next(); !r.done; r = this.next()) yield r.value
+  }
   repr(): string {
     return this.pyType === 'generator' ? `<generator object ${this.fn} at ${this.address}>` : `<${this.pyType} object at ${this.address}>`
   }
@@ -138,7 +142,7 @@ export const plain = (v: unknown): unknown => (v instanceof PyMarkup ? v.s : v)
 // A tuple is an array marked by shared/python's tuple(), which only changes how it prints and how `%` spreads it.
 export { isTuple, tuple }
 
-const UNDEFINED: PyView = { t: 'object', type: 'Undefined', repr: 'Undefined', str: '', truthy: false, eqKey: 'Undefined' }
+const NOTHING: readonly unknown[] = []
 
 /**
  * What a template value is to the Python runtime: a bare integral number is an int (ints are computed as numbers;
@@ -151,14 +155,15 @@ function view(v: unknown): PyView {
   if (Array.isArray(v)) return { t: isTuple(v) ? 'tuple' : 'list', items: v }
   if (v instanceof Map) return { t: 'dict', entries: () => v.entries(), size: v.size, lookup: (k) => (v.has(k) ? { value: v.get(k) } : entryLookup(v, k)) }
   if (v instanceof PyMarkup) return { t: 'str', v: v.s, type: 'Markup', repr: `Markup(${strRepr(v.s)})` }
-  if (v instanceof Undef) return UNDEFINED
+  // jinja2's Undefined: iterates empty with len() 0, and its <, <=, >, >= raise UndefinedError.
+  if (v instanceof Undef) return { t: 'object', type: 'Undefined', repr: 'Undefined', str: '', truthy: false, eqKey: 'Undefined', iter: () => NOTHING, len: 0, order: () => v.fail() }
   if (v instanceof Namespace) return { t: 'object', type: 'Namespace', repr: '<Namespace>' }
   if (v instanceof PyCallable) return { t: 'object', type: 'function', repr: `<function ${v.name}>` }
-  if (v instanceof PyIterator) return { t: 'object', type: v.pyType, repr: v.repr() }
+  if (v instanceof PyIterator) return { t: 'object', type: v.pyType, repr: v.repr(), iter: () => v }
   return { t: 'object', type: 'object', repr: String(v) }
 }
 
-const runtime = new PyRuntime(view)
+export const runtime = new PyRuntime(view)
 
 /** Python's type name, as used in its error messages. */
 export const typeName = (v: unknown): string => runtime.typeName(v)
@@ -214,91 +219,27 @@ export const str = (v: unknown): string => (typeof v === 'string' ? v : runtime.
 /** Python ==. */
 export const eq = (a: unknown, b: unknown): boolean => runtime.eq(a, b)
 
-/** Python's <, <=, >, >= (`op` is the operator); raises TypeError where Python does. */
-export function compare(op: string, a: unknown, b: unknown): boolean {
-  if (a instanceof Undef) a.fail()
-  if (b instanceof Undef) b.fail()
-  a = plain(a)
-  b = plain(b)
-  let c: number
-  if (numLike(a) && numLike(b)) c = Number(a) - Number(b)
-  else if (typeof a === 'string' && typeof b === 'string') c = a < b ? -1 : a > b ? 1 : 0
-  else if (Array.isArray(a) && Array.isArray(b)) c = seqCompare(a, b)
-  else throw new PyError('TypeError', `'${op}' not supported between instances of '${typeName(a)}' and '${typeName(b)}'`)
-  switch (op) {
-    case '<':
-      return c < 0
-    case '<=':
-      return c <= 0
-    case '>':
-      return c > 0
-    default:
-      return c >= 0
-  }
-}
-function seqCompare(a: unknown[], b: unknown[]): number {
-  for (let i = 0; i < Math.min(a.length, b.length); i++) {
-    if (eq(a[i], b[i])) continue
-    return compare('<', a[i], b[i]) ? -1 : 1
-  }
-  return a.length - b.length
-}
-
-/** Python's sort key comparison (used by sort, dictsort, min, max). */
-export function cmp(a: unknown, b: unknown): number {
-  if (eq(a, b)) return 0
-  return compare('<', a, b) ? -1 : 1
-}
+/** Python's <, <=, >, >= (`op` is the operator); raises TypeError (UndefinedError for Undefined) where Python does. */
+export const compare = (op: string, a: unknown, b: unknown): boolean => runtime.compare(op as OrderOp, a, b)
 
 /** Does `s` hold characters outside the BMP (so UTF-16 indexes differ from Python's code points)? */
 export const hasAstral = (s: string): boolean => /[\uD800-\uDFFF]/.test(s)
 
 /** Python's len(). */
-export function len(v: unknown): number {
-  if (v instanceof PyMarkup) return len(v.s)
-  if (typeof v === 'string') return hasAstral(v) ? Array.from(v).length : v.length
-  if (Array.isArray(v)) return v.length
-  if (v instanceof Map) return v.size
-  if (v instanceof Undef) return 0
-  throw new PyError('TypeError', `object of type '${typeName(v)}' has no len()`)
-}
+export const len = (v: unknown): number => runtime.len(v)
 
-/** Python's iter() as a list: strings by code point, dicts by key, Undefined as empty. */
-export function toList(v: unknown): unknown[] {
-  if (v instanceof PyMarkup) return toList(v.s)
-  if (Array.isArray(v)) return v
-  if (typeof v === 'string') return hasAstral(v) ? Array.from(v) : v.split('')
-  if (v instanceof Map) return [...v.keys()]
-  if (v instanceof Undef) return []
-  if (v instanceof PyIterator) return v.rest()
-  throw new PyError('TypeError', `'${typeName(v)}' object is not iterable`)
-}
+/** Python's iter() as a list: strings by code point, dicts by key, Undefined as empty (an array is itself: copy before changing). */
+export const toList = (v: unknown): readonly unknown[] => runtime.items(v)
+
+/** `a, b = v`: v's items, or Python's unpacking error. */
+export const unpack = (v: unknown, targets: number): readonly unknown[] => runtime.unpack(v, targets)
 
 /** Python's `in`. */
-export function contains(container: unknown, item: unknown): boolean {
-  if (container instanceof PyMarkup) return contains(container.s, plain(item))
-  if (typeof container === 'string' && item instanceof PyMarkup) return container.includes(item.s)
-  if (typeof container === 'string') {
-    if (typeof item !== 'string') {
-      if (item instanceof Undef) item.fail()
-      throw new PyError('TypeError', `'in <string>' requires string as left operand, not ${typeName(item)}`)
-    }
-    return container.includes(item)
-  }
-  if (Array.isArray(container)) return container.some((x) => eq(x, item))
-  if (container instanceof Map) {
-    if (container.has(item)) return true
-    if (typeof item === 'boolean') return container.has(item ? 1 : 0)
-    return false
-  }
-  if (container instanceof Undef) return false
-  if (container instanceof PyIterator) {
-    // `in` consumes an iterator up to the first match, as Python's does.
-    for (let r = container.next(); !r.done; r = container.next()) if (eq(r.value, item)) return true
-    return false
-  }
-  throw new PyError('TypeError', `argument of type '${typeName(container)}' is not iterable`)
-}
+export const contains = (container: unknown, item: unknown): boolean => runtime.contains(container, item)
+
+/** sorted(items, key=key, reverse=reverse) and min()/max(), as jinja2's sort, groupby, min and max filters call them. */
+export const sorted = <T>(items: readonly T[], key?: (x: T) => unknown, reverse = false): T[] => runtime.sorted(items, key, reverse)
+export const extreme = <T>(which: 'min' | 'max', items: readonly T[], key?: (x: T) => unknown): T | undefined => runtime.extreme(which, items, key)
 
 function badOperands(op: string, a: unknown, b: unknown): never {
   if (a instanceof Undef) a.fail()

@@ -47,14 +47,8 @@ export const pyTruthy = (v: PyValue): boolean => runtime.truthy(v)
 
 /** `a, b = v`, with Python's unpacking errors; a dict unpacks to its keys and a string to its characters. */
 export function unpackPair(v: PyValue): [PyValue, PyValue] {
-  let items: PyValue[]
-  if (Array.isArray(v)) items = v
-  else if (typeof v === 'string') items = Array.from(v)
-  else if (isDict(v)) items = Object.keys(v)
-  else throw new PyError('TypeError', `cannot unpack non-iterable ${pyTypeName(v)} object`)
-  if (items.length < 2) throw new PyError('ValueError', `not enough values to unpack (expected 2, got ${items.length})`)
-  if (items.length > 2) throw new PyError('ValueError', 'too many values to unpack (expected 2)')
-  return [items[0], items[1]]
+  const [a, b] = runtime.unpack(v, 2) as PyValue[]
+  return [a, b]
 }
 
 /** JSON input numbers: integral ones are Python ints, the rest floats (the goldens never write `2.0`). */

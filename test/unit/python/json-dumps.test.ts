@@ -10,6 +10,14 @@ describe('json.dumps', () => {
     expect(pyJsonDumps(v, { indent: 2, sortKeys: true })).toBe('{\n  "a": null,\n  "b": [\n    1,\n    2.0,\n    {\n      "x": "\\u00e9"\n    }\n  ]\n}')
   })
 
+  it('sort_keys orders str keys by code point (U+FFFF before 😀, which UTF-16 order reverses)', () => {
+    expect(pyJsonDumps({ '😀': 1, '\uffff': 2 }, { sortKeys: true, ensureAscii: false })).toBe('{"\uffff": 2, "😀": 1}')
+  })
+
+  it("sort_keys with an int and a str key raises Python's TypeError (tojson)", () => {
+    expect(() => toJson(new Map<unknown, unknown>([[1, 1], ['a', 2]]), null, null, true, false)).toThrow("'<' not supported between instances of 'str' and 'int'")
+  })
+
   it('takes separators and ensure_ascii=False', () => {
     expect(pyJsonDumps({ b: [1, 2.5], a: 'é😀' }, { separators: [',', ':'], ensureAscii: false })).toBe('{"b":[1,2.5],"a":"é😀"}')
   })

@@ -3,35 +3,11 @@
 // on the JSON view (with tuples) and once on the config evaluator's classes (with sets), and the views' own
 // differences are pinned case by case.
 import { describe, expect, it } from 'vitest'
-import { PyDict, PyList, PyRef, PySet, PyTuple, pyEquals, pyRepr as configRepr, truthy as configTruthy, type PyValue } from '../../../shared/config/python-values'
+import { PyDict, PyList, PyRef, PySet, PyTuple, pyEquals, pyRepr as configRepr, truthy as configTruthy } from '../../../shared/config/python-values'
 import { PyMarkup, Undef, eq as hfEq, repr as hfRepr, str as hfStr, truthy as hfTruthy, typeName as hfTypeName } from '../../../shared/formats/hf/values'
 import { pyRepr as lazyRepr, pyTypeName as lazyTypeName } from '../../../shared/formats/lazyllm/python-values'
 import { PyFloat, jsonRuntime, pyRepr, pyStr, tuple } from '../../../shared/python/json'
-import { fromBits, tables, type Tagged } from './cpython-tables'
-
-function toJson(v: Tagged): unknown {
-  if (v === null || typeof v === 'boolean') return v
-  if ('int' in v) return Number.isSafeInteger(Number(v.int)) ? Number(v.int) : BigInt(v.int)
-  if ('float' in v) return Number.isInteger(fromBits(v.float)) ? new PyFloat(fromBits(v.float)) : fromBits(v.float)
-  if ('str' in v) return v.str
-  if ('list' in v) return v.list.map(toJson)
-  if ('tuple' in v) return tuple(v.tuple.map(toJson))
-  if ('set' in v) throw new Error('JSON values have no set')
-  return new Map(v.dict.map(([k, x]) => [toJson(k), toJson(x)]))
-}
-
-function toConfig(v: Tagged): PyValue {
-  if (v === null || typeof v === 'boolean') return v
-  if ('int' in v) return Number(v.int)
-  if ('float' in v) return fromBits(v.float)
-  if ('str' in v) return v.str
-  if ('list' in v) return new PyList(v.list.map(toConfig))
-  if ('tuple' in v) return new PyTuple(v.tuple.map(toConfig))
-  if ('set' in v) return new PySet(v.set.map(toConfig))
-  const d = new PyDict()
-  for (const [k, x] of v.dict) d.set(toConfig(k), toConfig(x))
-  return d
-}
+import { fromBits, tables, toConfig, toJson, type Tagged } from './cpython-tables'
 
 const has = (v: Tagged, pred: (x: Tagged) => boolean): boolean =>
   pred(v) || (v !== null && typeof v === 'object' && Object.values(v).some((x) => Array.isArray(x) && x.flat().some((y) => has(y as Tagged, pred))))
