@@ -35,7 +35,7 @@ export async function runCustomDatasetCase(c: ConformanceCase): Promise<unknown>
     const written: DatasetConfig = { variable: 'datasets', index: 0, reader_cfg: {}, infer_cfg: {}, raw: entry }
     let dataset: DatasetConfig
     try {
-      dataset = (await completeCustomDataset(written, { dataFile, configFile })).dataset
+      dataset = (await completeCustomDataset(written, { configFile })).dataset
     } catch (e) {
       return failure(e)
     }

@@ -1,7 +1,8 @@
 // Completes a config's custom dataset entries (dicts without `type`, as compassbench_v1's) the way OpenCompass's
-// run does before anything else (shared/config/custom-dataset.ts): from the first row of the data and the
-// `.meta.json` beside it. The data is the project's dataset — the rows PromptLoom renders, which is the file the
-// entry's path names unless another dataset was opened with the config — so the template always fits the rows.
+// run does before anything else (shared/config/custom-dataset.ts): from the first row of the file the entry's own
+// `path` names and the `<path>.meta.json` beside it (parse_example_dataset), each entry its own file, relative to the
+// config's folder (upstream's working directory). Only when that file is absent here does the project's dataset
+// stand in for it, with a warning: upstream would fail on the entry.
 import { existsSync } from 'node:fs'
 import { readFile, stat } from 'node:fs/promises'
 import { dirname, isAbsolute, resolve } from 'node:path'
@@ -10,6 +11,7 @@ import type { DatasetConfig, Json } from '../../../shared/config/import'
 import { customDataKind, isCustomDataset, makeCustomDatasetConfig, unsupportedExtError, type FirstRow } from '../../../shared/config/custom-dataset'
 import { splitRecords } from '../../../shared/loaders/pandas-tsv'
 import { PyError } from '../../../shared/python/errors'
+import { pyRepr } from '../../../shared/python/json'
 
 export interface CompletedDatasets {
   datasets: DatasetConfig[]
@@ -46,16 +48,40 @@ async function readMeta(file: string): Promise<Record<string, Json> | null> {
   return j
 }
 
-/** One custom entry completed; throws upstream's error (a PyError) where make_custom_dataset_config fails. */
-export async function completeCustomDataset(d: DatasetConfig, o: { dataFile: string; configFile: string }): Promise<{ dataset: DatasetConfig; problem: Diagnostic }> {
-  const { dataFile, configFile } = o
+async function isFile(file: string): Promise<boolean> {
+  return (await stat(file).catch(() => null))?.isFile() ?? false
+}
+
+/**
+ * Which file the entry's first row is read from: its own path (upstream opens `config['path']` from the run's working
+ * directory, the config's folder here). Absent, the project's dataset (`projectData`) stands in with a warning, or
+ * upstream's FileNotFoundError is raised.
+ */
+async function entryDataFile(written: string, o: { configFile: string; projectData?: string }): Promise<{ file: string; standIn?: Diagnostic }> {
+  const own = isAbsolute(written) ? written : resolve(dirname(o.configFile), written)
+  if (await isFile(own)) return { file: own }
+  const stand = o.projectData
+  if (stand === undefined || !customDataKind(stand) || !(await isFile(stand))) throw new PyError('FileNotFoundError', `[Errno 2] No such file or directory: ${pyRepr(written)}`)
+  return {
+    file: stand,
+    standIn: { code: 'custom-dataset', severity: 'warning', message: `${written} (the entry's path, read from ${dirname(o.configFile)}) is not here, so its template is built from the project's dataset ${stand} instead; upstream's run would fail on this entry (FileNotFoundError).` }
+  }
+}
+
+/**
+ * One custom entry completed; throws upstream's error (a PyError) where make_custom_dataset_config fails. The first
+ * row comes from the entry's own path; `projectData` (the project's dataset) stands in only when that file is absent.
+ */
+export async function completeCustomDataset(d: DatasetConfig, o: { configFile: string; projectData?: string }): Promise<{ dataset: DatasetConfig; problems: Diagnostic[] }> {
+  const { configFile } = o
   const raw = d.raw
   if (!('path' in raw)) throw new PyError('KeyError', "'path'")
   const written = String(raw.path)
-  if (!customDataKind(written)) throw unsupportedExtError(written)
-  const dataKind = customDataKind(dataFile)
-  if (!dataKind || !(await stat(dataFile)).isFile()) throw new PyError('ValueError', `the project's dataset ${dataFile} is not a .jsonl or .csv file, which a custom dataset reads its first row from`)
-  const first = await readFirstRow(dataFile, dataKind)
+  const kind = customDataKind(written)
+  if (!kind) throw unsupportedExtError(written)
+  const { file: dataFile, standIn } = await entryDataFile(written, o)
+  const first = await readFirstRow(dataFile, customDataKind(dataFile) ?? kind)
+  // meta_path defaults to `path + '.meta.json'`, beside the file the row was read from.
   const metaPath = typeof raw.meta_path === 'string' ? (isAbsolute(raw.meta_path) ? raw.meta_path : resolve(dirname(configFile), raw.meta_path)) : `${dataFile}.meta.json`
   const meta = await readMeta(metaPath)
   const built = makeCustomDatasetConfig(raw, first, meta)
@@ -72,18 +98,16 @@ export async function completeCustomDataset(d: DatasetConfig, o: { dataFile: str
     raw: built
   }
   const from = `the first row of ${dataFile}${meta ? ` and ${metaPath}` : ''}`
-  return {
-    dataset,
-    problem: {
-      code: 'custom-dataset',
-      severity: 'info',
-      message: `${d.variable}[${d.index}] has no type, so OpenCompass's run builds it with make_custom_dataset_config: a ${String(built.type)} with ${String((dataset.infer_cfg.inferencer as Record<string, Json>).type)}, its columns and template from ${from}.`
-    }
+  const info: Diagnostic = {
+    code: 'custom-dataset',
+    severity: 'info',
+    message: `${d.variable}[${d.index}] has no type, so OpenCompass's run builds it with make_custom_dataset_config: a ${String(built.type)} with ${String((dataset.infer_cfg.inferencer as Record<string, Json>).type)}, its columns and template from ${from}.`
   }
+  return { dataset, problems: standIn ? [standIn, info] : [info] }
 }
 
 /** Every custom entry completed (the others as they are); an entry upstream would fail on stays as written, with an error problem. */
-export async function completeCustomDatasets(datasets: DatasetConfig[], o: { dataFile: string; configFile: string }): Promise<CompletedDatasets> {
+export async function completeCustomDatasets(datasets: DatasetConfig[], o: { configFile: string; projectData?: string }): Promise<CompletedDatasets> {
   const problems: Diagnostic[] = []
   const out: DatasetConfig[] = []
   for (const d of datasets) {
@@ -92,9 +116,9 @@ export async function completeCustomDatasets(datasets: DatasetConfig[], o: { dat
       continue
     }
     try {
-      const { dataset, problem } = await completeCustomDataset(d, o)
-      out.push(dataset)
-      problems.push(problem)
+      const done = await completeCustomDataset(d, o)
+      out.push(done.dataset)
+      problems.push(...done.problems)
     } catch (e) {
       const why = e instanceof PyError ? `${e.pyClass}: ${e.message}` : e instanceof Error ? e.message : String(e)
       problems.push({

@@ -99,7 +99,7 @@ export async function loadProject(spec: ProjectSpec, o: LoadOptions): Promise<Lo
       if (!p) throw new Error(`${spec.configFile}: no dataset path in the config; open the dataset and the config together as a project`)
       spec.dataset = isAbsolute(p) ? p : resolve(dirname(spec.configFile), p)
     }
-    const completed = await completeCustomDatasets(cfg.datasets, { dataFile: spec.dataset, configFile: spec.configFile })
+    const completed = await completeCustomDatasets(cfg.datasets, { configFile: spec.configFile, projectData: spec.dataset })
     problems.push(...completed.problems)
     cfgDatasets = completed.datasets
     variants = variantsFromConfig(cfgDatasets, text)

@@ -122,7 +122,7 @@ async function customCases(d: Json, ours: Json, id: string): Promise<{ up: Json[
   let reader: Json = {}
   let infer: Json = {}
   try {
-    const done = (await completeCustomDataset({ ...(ours ?? {}), raw: ours?.raw ?? {} }, { dataFile, configFile: resolve(cwd, 'config.py') })).dataset
+    const done = (await completeCustomDataset({ ...(ours ?? {}), raw: ours?.raw ?? {} }, { configFile: resolve(cwd, 'config.py') })).dataset
     reader = done.reader_cfg
     infer = done.infer_cfg
   } catch {}

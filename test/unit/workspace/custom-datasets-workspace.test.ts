@@ -101,6 +101,35 @@ describe('custom datasets in the workspace', () => {
     ws.close()
   })
 
+  it("builds each entry's template from its own data file, not the project's one dataset", async () => {
+    const cfg = `x_datasets = [
+    dict(path='data/a.jsonl', abbr='a', infer_method='gen'),
+    dict(path='data/b.jsonl', abbr='b', infer_method='gen'),
+]
+`
+    const d = project(cfg, 'data/a.jsonl', [{ question: 'Q a', answer: '1' }], { 'data/b.jsonl': JSON.stringify({ question: 'Q b', A: 'x', B: 'y', answer: 'A' }) + '\n' })
+    const { ws, p } = await open(d)
+    // The rows rendered are the project's (data/a.jsonl); b's own first row has options, so b is an MCQ.
+    expect(p.problems).toContainEqual(expect.objectContaining({ code: 'custom-dataset', severity: 'info', message: expect.stringContaining(`x_datasets[1] has no type`) }))
+    expect(p.problems).toContainEqual(expect.objectContaining({ message: expect.stringContaining(`from the first row of ${join(d, 'data/b.jsonl')}`) }))
+    // safe_format leaves a field the row lacks as written.
+    expect(await userText(ws, 'b', 0)).toBe('Question: Q a\nA. {A}\nB. {B}')
+    expect(await userText(ws, 'a', 0)).toBe('Q a')
+    ws.close()
+  })
+
+  it("stands the project's dataset in for an entry whose own file is absent, with a warning", async () => {
+    const cfg = `x_datasets = [dict(path='elsewhere/t.jsonl', abbr='t', data_type='qa', infer_method='gen')]\n`
+    const d = project(cfg, 'data/t.jsonl', [{ question: 'q here', answer: 'a' }])
+    writeFileSync(join(d, 'project.json'), JSON.stringify({ dataset: 'data/t.jsonl', config: 'cfg.py' }))
+    const ws = new Workspace(host, { curation: 'memory' })
+    const p = await ws.session.open(d)
+    await ws.session.addModel('opencompass-api')
+    expect(p.problems).toContainEqual(expect.objectContaining({ code: 'custom-dataset', severity: 'warning', message: expect.stringContaining('elsewhere/t.jsonl') }))
+    expect(await userText(ws, 't', 0)).toBe('q here')
+    ws.close()
+  })
+
   it('writes nothing beside the data (the rotated rows go to the project cache)', async () => {
     const d = project(REASON, 'data/compassbench_v1.1/reason/EN_Commonsense.jsonl', MCQ)
     const { ws } = await open(d)
