@@ -8,24 +8,34 @@ import type { ModelClassTable } from './model-classes'
 export const MODEL_CLASSES: ModelClassTable = {
   "aisbench": {
     "BaseAPIModel": {
+      "is_api": true,
       "parser": "api"
     },
     "BaseLMModel": {
+      "is_api": false,
       "parser": "lm"
     },
     "BaseModel": {
+      "is_api": false,
       "parser": "lm"
     },
     "HuggingFace": {
+      "is_api": false,
+      "loglikelihood": true,
       "parser": "lm"
     },
     "HuggingFaceBaseModel": {
+      "is_api": false,
       "parser": "lm"
     },
     "HuggingFaceCausalLM": {
+      "is_api": false,
+      "loglikelihood": true,
       "parser": "lm"
     },
     "HuggingFaceChatGLM3": {
+      "is_api": false,
+      "loglikelihood": true,
       "parser": "api"
     },
     "HuggingFaceQwen2VLwithChatTemplate": {
@@ -48,6 +58,7 @@ export const MODEL_CLASSES: ModelClassTable = {
           }
         ]
       },
+      "is_api": false,
       "parser": "api"
     },
     "HuggingFacewithChatTemplate": {
@@ -70,9 +81,11 @@ export const MODEL_CLASSES: ModelClassTable = {
           }
         ]
       },
+      "is_api": false,
       "parser": "api"
     },
     "MindieStreamApi": {
+      "is_api": true,
       "parser": "lm"
     },
     "QwenImageEditModel": {
@@ -95,24 +108,31 @@ export const MODEL_CLASSES: ModelClassTable = {
           }
         ]
       },
+      "is_api": false,
       "parser": "api"
     },
     "TGICustomAPI": {
+      "is_api": true,
       "parser": "lm"
     },
     "TGICustomAPIStream": {
+      "is_api": true,
       "parser": "lm"
     },
     "TritonCustomAPI": {
+      "is_api": true,
       "parser": "lm"
     },
     "TritonCustomAPIStream": {
+      "is_api": true,
       "parser": "lm"
     },
     "VITAGenerateAPI": {
+      "is_api": true,
       "parser": "api"
     },
     "VLLMCustomAPI": {
+      "is_api": true,
       "parser": "lm"
     },
     "VLLMCustomAPIChat": {
@@ -135,6 +155,7 @@ export const MODEL_CLASSES: ModelClassTable = {
           }
         ]
       },
+      "is_api": true,
       "parser": "api"
     },
     "VLLMCustomAPIChatStream": {
@@ -157,9 +178,11 @@ export const MODEL_CLASSES: ModelClassTable = {
           }
         ]
       },
+      "is_api": true,
       "parser": "api"
     },
     "VLLMCustomAPIStream": {
+      "is_api": true,
       "parser": "lm"
     },
     "VLLMFunctionCallAPIChat": {
@@ -182,6 +205,7 @@ export const MODEL_CLASSES: ModelClassTable = {
           }
         ]
       },
+      "is_api": true,
       "parser": "api"
     },
     "VLLMOfflineVLModel": {
@@ -204,6 +228,7 @@ export const MODEL_CLASSES: ModelClassTable = {
           }
         ]
       },
+      "is_api": false,
       "parser": "api"
     },
     "VllmMultiturnAPIChatStream": {
@@ -226,72 +251,119 @@ export const MODEL_CLASSES: ModelClassTable = {
           }
         ]
       },
+      "is_api": true,
       "parser": "api"
     }
   },
   "opencompass": {
     "AI360GPT": {
-      "parser": "api"
+      "is_api": true,
+      "parser": "api",
+      "ppl": false
     },
     "AlayaLM": {
-      "parser": "lm"
+      "is_api": false,
+      "parser": "lm",
+      "ppl": true
     },
     "BaiChuan": {
-      "parser": "api"
+      "is_api": true,
+      "parser": "api",
+      "ppl": false
     },
     "BailingAPI": {
-      "parser": "api"
+      "is_api": true,
+      "parser": "api",
+      "ppl": false
     },
     "BaseAPIModel": {
-      "parser": "api"
+      "is_api": true,
+      "parser": "api",
+      "ppl": false
     },
     "BaseModel": {
-      "parser": "lm"
+      "is_api": false,
+      "parser": "lm",
+      "ppl": false
     },
     "BlueLMAPI": {
-      "parser": "api"
+      "is_api": true,
+      "parser": "api",
+      "ppl": false
     },
     "ByteDance": {
-      "parser": "api"
+      "is_api": true,
+      "parser": "api",
+      "ppl": false
     },
     "Claude": {
-      "parser": "api"
+      "is_api": true,
+      "parser": "api",
+      "ppl": false
     },
     "ClaudeAllesAPIN": {
-      "parser": "api"
+      "is_api": true,
+      "parser": "api",
+      "ppl": false
     },
     "ClaudeSDK": {
-      "parser": "api"
+      "is_api": true,
+      "parser": "api",
+      "ppl": false
     },
     "DeepseekAPI": {
-      "parser": "api"
+      "is_api": true,
+      "parser": "api",
+      "ppl": false
     },
     "Doubao": {
-      "parser": "api"
+      "is_api": true,
+      "parser": "api",
+      "ppl": false
     },
     "ERNIEBot": {
-      "parser": "api"
+      "is_api": true,
+      "parser": "api",
+      "ppl": false
     },
     "GLM130B": {
-      "parser": "lm"
+      "is_api": false,
+      "parser": "lm",
+      "ppl": true
     },
     "Gemini": {
-      "parser": "api"
+      "is_api": true,
+      "parser": "api",
+      "ppl": false
     },
     "GeminiSDK": {
-      "parser": "api"
+      "is_api": true,
+      "parser": "api",
+      "ppl": false
     },
     "HuggingFace": {
-      "parser": "lm"
+      "is_api": false,
+      "loglikelihood": true,
+      "parser": "lm",
+      "ppl": true
     },
     "HuggingFaceBaseModel": {
-      "parser": "lm"
+      "is_api": false,
+      "loglikelihood": true,
+      "parser": "lm",
+      "ppl": true
     },
     "HuggingFaceCausalLM": {
-      "parser": "lm"
+      "is_api": false,
+      "loglikelihood": true,
+      "parser": "lm",
+      "ppl": true
     },
     "HuggingFaceChatGLM3": {
-      "parser": "api"
+      "is_api": false,
+      "loglikelihood": true,
+      "parser": "api",
+      "ppl": true
     },
     "HuggingFacewithChatTemplate": {
       "default_meta_template": {
@@ -311,103 +383,175 @@ export const MODEL_CLASSES: ModelClassTable = {
           }
         ]
       },
-      "parser": "api"
+      "is_api": false,
+      "parser": "api",
+      "ppl": false
     },
     "Hunyuan": {
-      "parser": "api"
+      "is_api": true,
+      "parser": "api",
+      "ppl": false
     },
     "InternLM": {
-      "parser": "lm"
+      "is_api": false,
+      "parser": "lm",
+      "ppl": true
     },
     "InternTrain": {
-      "parser": "lm"
+      "is_api": false,
+      "loglikelihood": true,
+      "parser": "lm",
+      "ppl": true
     },
     "KrGPT": {
-      "parser": "api"
+      "is_api": true,
+      "parser": "api",
+      "ppl": false
     },
     "LLaMA2AccessoryModel": {
-      "parser": "api"
+      "is_api": false,
+      "parser": "api",
+      "ppl": true
     },
     "LightllmAPI": {
-      "parser": "lm"
+      "is_api": true,
+      "parser": "lm",
+      "ppl": true
     },
     "LightllmChatAPI": {
-      "parser": "api"
+      "is_api": true,
+      "parser": "api",
+      "ppl": false
     },
     "LiteLLMAPI": {
-      "parser": "api"
+      "is_api": true,
+      "parser": "api",
+      "ppl": false
     },
     "Llama2": {
-      "parser": "api"
+      "is_api": false,
+      "loglikelihood": true,
+      "parser": "api",
+      "ppl": true
     },
     "Llama2Chat": {
-      "parser": "api"
+      "is_api": false,
+      "parser": "api",
+      "ppl": false
     },
     "MiniMax": {
-      "parser": "api"
+      "is_api": true,
+      "parser": "api",
+      "ppl": false
     },
     "MiniMaxChatCompletionV2": {
-      "parser": "api"
+      "is_api": true,
+      "parser": "api",
+      "ppl": false
     },
     "Mistral": {
-      "parser": "api"
+      "is_api": true,
+      "parser": "api",
+      "ppl": false
     },
     "Mixtral": {
-      "parser": "api"
+      "is_api": false,
+      "parser": "api",
+      "ppl": true
     },
     "ModelScope": {
-      "parser": "lm"
+      "is_api": false,
+      "loglikelihood": true,
+      "parser": "lm",
+      "ppl": true
     },
     "ModelScopeCausalLM": {
-      "parser": "lm"
+      "is_api": false,
+      "loglikelihood": true,
+      "parser": "lm",
+      "ppl": true
     },
     "MoonShot": {
-      "parser": "api"
+      "is_api": true,
+      "parser": "api",
+      "ppl": false
     },
     "Nanbeige": {
-      "parser": "api"
+      "is_api": true,
+      "parser": "api",
+      "ppl": false
     },
     "OpenAI": {
-      "parser": "api"
+      "is_api": true,
+      "parser": "api",
+      "ppl": false
     },
     "OpenAISDK": {
-      "parser": "api"
+      "is_api": true,
+      "parser": "api",
+      "ppl": false
     },
     "OpenAISDKResponse": {
-      "parser": "api"
+      "is_api": true,
+      "parser": "api",
+      "ppl": false
     },
     "OpenAISDKRollout": {
-      "parser": "api"
+      "is_api": true,
+      "parser": "api",
+      "ppl": false
     },
     "OpenAISDKStreaming": {
-      "parser": "api"
+      "is_api": true,
+      "parser": "api",
+      "ppl": false
     },
     "PanGu": {
-      "parser": "api"
+      "is_api": true,
+      "parser": "api",
+      "ppl": false
     },
     "Qwen": {
-      "parser": "api"
+      "is_api": true,
+      "parser": "api",
+      "ppl": false
     },
     "Rendu": {
-      "parser": "api"
+      "is_api": true,
+      "parser": "api",
+      "ppl": false
     },
     "SenseTime": {
-      "parser": "api"
+      "is_api": true,
+      "parser": "api",
+      "ppl": false
     },
     "StepFun": {
-      "parser": "api"
+      "is_api": true,
+      "parser": "api",
+      "ppl": false
     },
     "TeleChat": {
-      "parser": "api"
+      "is_api": true,
+      "parser": "api",
+      "ppl": false
     },
     "TeleChatStream": {
-      "parser": "api"
+      "is_api": true,
+      "parser": "api",
+      "ppl": false
     },
     "TurboMindAPIModel": {
-      "parser": "lm"
+      "is_api": true,
+      "loglikelihood": true,
+      "parser": "lm",
+      "ppl": true
     },
     "TurboMindModel": {
-      "parser": "lm"
+      "is_api": false,
+      "loglikelihood": true,
+      "parser": "lm",
+      "ppl": true
     },
     "TurboMindModelwithChatTemplate": {
       "default_meta_template": {
@@ -427,13 +571,20 @@ export const MODEL_CLASSES: ModelClassTable = {
           }
         ]
       },
-      "parser": "api"
+      "is_api": false,
+      "parser": "api",
+      "ppl": false
     },
     "UniGPT": {
-      "parser": "api"
+      "is_api": true,
+      "parser": "api",
+      "ppl": false
     },
     "VLLM": {
-      "parser": "lm"
+      "is_api": false,
+      "loglikelihood": true,
+      "parser": "lm",
+      "ppl": true
     },
     "VLLMwithChatTemplate": {
       "default_meta_template": {
@@ -453,25 +604,39 @@ export const MODEL_CLASSES: ModelClassTable = {
           }
         ]
       },
-      "parser": "api"
+      "is_api": false,
+      "parser": "api",
+      "ppl": false
     },
     "XunFei": {
-      "parser": "api"
+      "is_api": true,
+      "parser": "api",
+      "ppl": false
     },
     "XunFeiSpark": {
-      "parser": "api"
+      "is_api": true,
+      "parser": "api",
+      "ppl": false
     },
     "Yayi": {
-      "parser": "api"
+      "is_api": true,
+      "parser": "api",
+      "ppl": false
     },
     "YiAPI": {
-      "parser": "api"
+      "is_api": true,
+      "parser": "api",
+      "ppl": false
     },
     "ZhiPuAI": {
-      "parser": "api"
+      "is_api": true,
+      "parser": "api",
+      "ppl": false
     },
     "ZhiPuV2AI": {
-      "parser": "api"
+      "is_api": true,
+      "parser": "api",
+      "ppl": false
     }
   }
 }

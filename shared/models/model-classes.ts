@@ -8,6 +8,12 @@ export interface ModelClassInfo {
   parser: 'lm' | 'api'
   /** The meta template the class uses when the config gives none. */
   default_meta_template?: unknown
+  /** Whether the get_ppl the class resolves to scores (false: it raises NotImplementedError, as BaseAPIModel's does). */
+  ppl?: boolean
+  /** The class's is_api attribute (BaseModel False, BaseAPIModel True): CLPInferencer refuses an API model. */
+  is_api?: boolean
+  /** Whether the class has a get_loglikelihood (LLInferencer calls it). */
+  loglikelihood?: boolean
 }
 
 export type ModelClassTable = Record<'opencompass' | 'aisbench', Record<string, ModelClassInfo>>

@@ -321,6 +321,11 @@ export const modelProfileSchema = z
     meta_parser: z.enum(['lm', 'api']).optional(),
     /** Which engine's parser semantics apply (AISBench differs from OpenCompass in a few places). */
     meta_family: z.enum(['opencompass', 'aisbench']).optional(),
+    /**
+     * The OpenCompass/AISBench model class (a config's `type`): what the class itself does decides what an
+     * inferencer can ask of it (PPL scoring needs a get_ppl that does not raise), not the parser it uses.
+     */
+    model_class: z.string().min(1, 'model_class must not be empty').optional(),
     /** Jinja source; a string, or named templates as tokenizer_config.json may hold them ("default", "tool_use"). */
     chat_template: z.union([z.string(), z.record(z.string(), z.string())]).optional(),
     /** Library profiles keep the template in a file beside them; the loader resolves it into chat_template. */

@@ -149,6 +149,7 @@ export async function profileFromOpenCompassModel(
     meta_template: hasMeta ? model.meta_template : (defaultMeta ?? null),
     meta_parser: api ? 'api' : 'lm',
     meta_family: opts.family ?? 'opencompass',
+    ...(cls ? { model_class: cls } : {}),
     special_tokens: {},
     context_length: context,
     // Only a max_seq_len the config writes reaches the inferencer (the 2048 default above is the model's own).

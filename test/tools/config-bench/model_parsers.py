@@ -6,7 +6,11 @@ Read from the classes themselves (their __init__ and their base classes), not fr
 `self.template_parser = LMTemplateParser(…)` or `APITemplateParser(…)` (or `_get_meta_template(…)`, an
 APITemplateParser over a default meta template); a default is the dict a class falls back to when
 `meta_template` is None (`self.meta_template = meta_template if meta_template else dict(…)`). Classes that
-set neither inherit from their bases. The output is checked in and read by main/services/models.
+set neither inherit from their bases. `ppl` is whether the get_ppl the class resolves to scores (False: its body
+is only `raise NotImplementedError(…)`, as BaseModel's and BaseAPIModel's are — PPLInferencer then fails on the
+model whatever parser it uses); `is_api` the class attribute it resolves to (BaseModel False, BaseAPIModel True:
+CLPInferencer refuses such a model); `loglikelihood` whether it has a get_loglikelihood at all (LLInferencer's
+AttributeError otherwise). The output is checked in and read by main/services/models.
 """
 import ast
 import json
@@ -67,6 +71,16 @@ def scan(root, package):
     for f, tree in trees.items():
         for cls in [n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)]:
             info = {'bases': [b.id if isinstance(b, ast.Name) else getattr(b, 'attr', '') for b in cls.bases], 'file': os.path.relpath(f, root)}
+            get_ppl = next((n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == 'get_ppl'), None)
+            if get_ppl:
+                body = [st for st in get_ppl.body if not (isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant))]
+                info['ppl'] = not (len(body) == 1 and isinstance(body[0], ast.Raise))
+            if any(isinstance(n, ast.FunctionDef) and n.name == 'get_loglikelihood' for n in cls.body):
+                info['loglikelihood'] = True
+            for st in cls.body:
+                target = st.target if isinstance(st, ast.AnnAssign) else st.targets[0] if isinstance(st, ast.Assign) else None
+                if isinstance(target, ast.Name) and target.id == 'is_api' and isinstance(st.value, ast.Constant):
+                    info['is_api'] = bool(st.value.value)
             init = next((n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == '__init__'), None)
             if init:
                 self_meta = None
@@ -94,6 +108,19 @@ def scan(root, package):
                     info['default_meta_template'] = self_meta
             classes.setdefault(cls.name, info)
     out = {}
+
+    def inherited(name, key, seen=()):
+        c = classes.get(name)
+        if not c or name in seen:
+            return None
+        if key in c:
+            return c[key]
+        for b in c['bases']:
+            r = inherited(b, key, seen + (name,))
+            if r is not None:
+                return r
+        return None
+
     def resolve(name, seen=()):
         c = classes.get(name)
         if not c or name in seen:
@@ -109,7 +136,8 @@ def scan(root, package):
     for name in sorted(classes):
         r = resolve(name)
         if r:
-            out[name] = r
+            found = {k: inherited(name, k) for k in ('ppl', 'is_api', 'loglikelihood')}
+            out[name] = {**r, **{k: v for k, v in found.items() if v is not None}}
     return out
 
 

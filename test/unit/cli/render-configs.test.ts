@@ -430,4 +430,39 @@ describe('render on PPLOnlyInferencer and PPL for API models', () => {
     const lines = r.out.trim().split('\n').map((l) => JSON.parse(l))
     expect([r.code, lines.map((l) => l.problems.find((p: { severity: string }) => p.severity === 'error')?.code)]).toEqual([1, ['NotImplementedError', 'NotImplementedError']])
   })
+
+  // A model config as examples/eval_judgebench.py writes one: HuggingFaceChatGLM3 installs the API template parser
+  // but is a HuggingFace model, whose get_ppl scores the parsed text.
+  const chatglm3 = (meta: string) => `from opencompass.models import HuggingFaceChatGLM3
+
+api_meta_template = dict(round=[dict(role='HUMAN', api_role='HUMAN'), dict(role='BOT', api_role='BOT', generate=True)])
+models = [dict(type=HuggingFaceChatGLM3, abbr='chatglm3-6b-hf', path='THUDM/chatglm3-6b', meta_template=${meta}, max_out_len=100, batch_size=8)]
+`
+
+  it('scores a PPL template on HuggingFaceChatGLM3 (API parser, HuggingFace get_ppl): the parsed text, not a refusal', async () => {
+    writeFileSync(join(dir, 'c3_ppl.py'), C3_PPL)
+    writeFileSync(join(dir, 'chatglm3.py'), chatglm3('api_meta_template'))
+    const r = await run(['render', '--config', join(dir, 'c3_ppl.py'), '--dataset', join(dir, 'test.jsonl'), '--model', join(dir, 'chatglm3.py')])
+    const lines = r.out.trim().split('\n').map((l) => JSON.parse(l))
+    // A plain-string template: APITemplateParser returns it unchanged, and get_ppl tokenizes that text.
+    expect([r.code, lines.map((l) => [l.label, l.prompt, l.problems])]).toEqual([
+      0,
+      [
+        [0, '文章：C\n问题：Q?\n答案：a', undefined],
+        [1, '文章：C\n问题：Q?\n答案：b', undefined]
+      ]
+    ])
+  })
+
+  it('fails a PPL dialogue on HuggingFaceChatGLM3: its API parser makes role messages, which get_ppl cannot tokenize', async () => {
+    writeFileSync(join(dir, 'c3_ppl.py'), C3_PPL.replace("0: '文章：{content}\\n问题：{question}\\n答案：{choice0}'", "0: dict(round=[dict(role='HUMAN', prompt='{question}'), dict(role='BOT', prompt='{choice0}')])"))
+    writeFileSync(join(dir, 'chatglm3.py'), chatglm3('api_meta_template'))
+    const r = await run(['render', '--config', join(dir, 'c3_ppl.py'), '--dataset', join(dir, 'test.jsonl'), '--model', join(dir, 'chatglm3.py')])
+    const lines = r.out.trim().split('\n').map((l) => JSON.parse(l))
+    expect(lines.map((l) => [l.label, l.problems?.map((p: { code: string }) => p.code)])).toEqual([
+      [0, ['PPLPromptList']],
+      [1, undefined]
+    ])
+    expect(r.code).toBe(1)
+  })
 })
