@@ -9,9 +9,10 @@
 //   hf-parquet   Hugging Face `datasets` Parquet: media columns as Image/Audio/Video structs {bytes, path} with
 //                the `huggingface` schema metadata `datasets` reads back.
 // Written atomically (temp file + rename; cancelled or failed: no output, no temp) and streamed. The text formats
-// take rows of a byte-range file (JSONL, CSV, TSV) as batches of byte ranges that the worker threads read and turn
-// into records themselves ('export-rows'), so the main thread only writes their buffers; rows it must read itself
-// (Parquet, Arrow) it turns into records with the same code, their media encoded on the workers.
+// take rows of a byte-range file (JSONL, CSV, TSV) as batches of byte ranges that the worker threads read, turn
+// into records and write into the temp file themselves, in order ('export-rows', ordered-writes.ts): the main
+// thread only counts. Rows it must read itself (Parquet, Arrow) it turns into records with the same code, their
+// media encoded on the workers, and writes.
 import { toPlainJson } from '../../../shared/engine'
 import type { ColumnInfo } from '../datasets/types'
 import { openAtomic, type AtomicWriter } from '../fs/atomic-write'
@@ -22,6 +23,7 @@ import type { RowBatch } from './export-rows-task'
 import type { MediaEncoder } from './media-encoder'
 import { MediaSlots, type Part } from './media-slots'
 import { ordered } from './ordered'
+import { orderedOutput, outputEnd, stopOutput, type OrderedOutput } from './ordered-writes'
 import { CURATION_COLUMNS, curationFields, textRecord, topColumns, tsvHeader, type DatasetExportRow, type RecordSpec, type TextFormat } from './text-record'
 
 export type { DatasetExportRow } from './text-record'
@@ -96,7 +98,9 @@ export async function writeDatasetExport(a: Args): Promise<DatasetExportResult> 
       // dropped), "]".
       const array = a.format === 'json'
       if (array) await w.write('[')
-      for await (const chunk of a.batches ? workerChunks(spec, a.batches) : threadChunks(spec, a.rows)) {
+      // The workers write into the file from where it is now; this thread goes on after what they wrote.
+      const out = a.batches ? await w.handOff().then((h) => orderedOutput(h.fd, h.at)) : null
+      for await (const chunk of out && a.batches ? workerChunks(spec, a.batches, out) : threadChunks(spec, a.rows)) {
         if (a.signal?.aborted) break
         for (const f of chunk.failed) note(f.index, f.messages)
         res.media += chunk.media - chunk.failed.reduce((n, f) => n + f.messages.length, 0)
@@ -104,6 +108,7 @@ export async function writeDatasetExport(a: Args): Promise<DatasetExportResult> 
         res.rows += chunk.rows
         a.onRow?.(res.rows)
       }
+      if (out) w.resumeAt(outputEnd(out))
       if (array) await w.write(res.rows === 0 ? ']\n' : '\n]\n')
     }
     if (a.signal?.aborted) {
@@ -131,13 +136,34 @@ async function* threadChunks(spec: RecordSpec, rows: AsyncIterable<DatasetExport
   }
 }
 
-/** Records built on the worker threads from the rows' byte ranges: one buffer per batch. */
-async function* workerChunks(spec: RecordSpec, batches: AsyncIterable<RowBatch>): AsyncGenerator<RecordChunk> {
+/**
+ * Records built on the worker threads from the rows' byte ranges and written by them into `out`: each chunk is one
+ * batch's counts. Returns (normally, cancelled or failed) only when no batch is running any more, so the file is
+ * not closed under a worker still writing it.
+ */
+async function* workerChunks(spec: RecordSpec, batches: AsyncIterable<RowBatch>, out: OrderedOutput): AsyncGenerator<RecordChunk> {
   const enc = spec.encoder
   enc.prepareWorkers()
   const shared = { format: spec.format as TextFormat, columns: spec.columns, curationColumns: spec.curationColumns, encoding: enc.encoding, roots: enc.roots, mediaDir: enc.mediaDir }
-  for await (const out of ordered(batches, (batch) => runTask('export-rows', { batch, spec: shared }), BATCH_WINDOW)) {
-    yield { parts: [out.bytes], rows: out.rows, media: out.media, failed: out.failed }
+  const running = new Set<Promise<unknown>>()
+  let seq = 0
+  const run = (batch: RowBatch) => {
+    const t = runTask('export-rows', { batch, spec: shared, out, seq: seq++ })
+    running.add(t)
+    void t.then(
+      () => running.delete(t),
+      () => running.delete(t)
+    )
+    return t
+  }
+  let finished = false
+  try {
+    for await (const r of ordered(batches, run, BATCH_WINDOW)) yield { parts: [], rows: r.rows, media: r.media, failed: r.failed }
+    finished = true
+  } finally {
+    // Cancelled or failed: the batches waiting for their turn give up, and those writing finish first.
+    if (!finished) stopOutput(out)
+    await Promise.allSettled([...running])
   }
 }
 

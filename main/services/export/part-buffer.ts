@@ -1,12 +1,17 @@
 // Record parts (text and encoded media bytes) gathered into one buffer: each part is copied once, as UTF-8 or as
 // it is, and no string is ever joined with a 95 KB picture. The working buffer is borrowed from the thread's
-// scratch buffers (a batch's worth is reused, not reallocated per batch); bytes() copies out what was added into
-// a buffer of its own size, which owns its memory and so can be moved to another thread.
+// scratch buffers (a batch's worth is reused, not reallocated per batch) and written out from where it is
+// (view(), then clear() to fill it again).
 import { borrow, release } from '../datasets/scratch-buffers'
 
 export class PartBuffer {
-  private buf: Buffer = borrow(1 << 20)
+  private buf: Buffer
   private at = 0
+
+  /** `size`: the bytes expected, so the buffer is not grown (copied) on the way. */
+  constructor(size = 1 << 20) {
+    this.buf = borrow(size)
+  }
 
   get length(): number {
     return this.at
@@ -14,8 +19,9 @@ export class PartBuffer {
 
   add(part: string | Uint8Array): void {
     if (typeof part === 'string') {
-      // UTF-8 takes at most 3 bytes per UTF-16 unit.
-      this.reserve(part.length * 3)
+      // UTF-8 takes at most 3 bytes per UTF-16 unit; the exact count only when that bound does not fit (a 95 KB
+      // base64 string near the end of the buffer would otherwise grow it for nothing).
+      this.reserve(this.buf.length - this.at >= part.length * 3 ? 0 : Buffer.byteLength(part, 'utf8'))
       this.at += this.buf.write(part, this.at, 'utf8')
     } else {
       this.reserve(part.byteLength)
@@ -24,11 +30,14 @@ export class PartBuffer {
     }
   }
 
-  /** The bytes added so far, in a buffer of their own. */
-  bytes(): Uint8Array {
-    const out = Buffer.allocUnsafeSlow(this.at)
-    this.buf.copy(out, 0, 0, this.at)
-    return out
+  /** The bytes added so far (the working buffer itself: valid until the next add, clear or release). */
+  view(): Uint8Array {
+    return this.buf.subarray(0, this.at)
+  }
+
+  /** Empties the buffer, keeping its memory. */
+  clear(): void {
+    this.at = 0
   }
 
   /** Gives the working buffer back; the PartBuffer must not be used afterwards. */

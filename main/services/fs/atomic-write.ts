@@ -13,6 +13,13 @@ export interface AtomicWriter {
   /** The temporary file being written (renamed to the target on commit). */
   readonly tempPath: string
   write(chunk: string | Uint8Array): Promise<void>
+  /**
+   * Lets other threads of this process write the next part of the file themselves (ordered-writes.ts): flushes,
+   * and gives the temp file's descriptor and the offset where that part starts. Until `resumeAt`, write nothing here.
+   */
+  handOff(): Promise<{ fd: number; at: number }>
+  /** Continues after a handed-off part, which ended at `at`. */
+  resumeAt(at: number): void
   commit(): Promise<void>
   abort(): Promise<void>
 }
@@ -63,12 +70,16 @@ export async function openAtomic(target: string): Promise<AtomicWriter> {
   openTemps.add(tmp)
   let buffered: Uint8Array[] = []
   let size = 0
+  // Where the next write goes: writes are positioned, so parts written by others can sit between them.
+  let at = 0
   const flush = async () => {
     if (!buffered.length) return
     const data = buffered
+    const n = size
     buffered = []
     size = 0
-    await fh.writev(data)
+    await fh.writev(data, at)
+    at += n
   }
   return {
     tempPath: tmp,
@@ -77,6 +88,13 @@ export async function openAtomic(target: string): Promise<AtomicWriter> {
       buffered.push(b)
       size += b.byteLength
       if (size >= FLUSH_BYTES || buffered.length >= 1024) await flush()
+    },
+    async handOff() {
+      await flush()
+      return { fd: fh.fd, at }
+    },
+    resumeAt(end) {
+      at = end
     },
     async commit() {
       await flush()

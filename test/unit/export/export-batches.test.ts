@@ -1,7 +1,7 @@
 // The curated dataset export from a byte-range file goes through 'export-rows' batches: workers read the rows from
 // their byte ranges and build the records. Its bytes must be those of records built from rows read on the main
 // thread (the path Parquet and Arrow sources take), for every text format and media form, curation included.
-import { readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { MediaEncoding } from '../../../shared/api/types'
@@ -37,9 +37,10 @@ afterAll(() => {
   ws.close()
   t.remove()
 })
+const wsSmall = () => ws
 
 /** The export's bytes through the app's path (batches), then through records built on this thread, same target. */
-async function bothWays(format: DatasetExportFormat, media: MediaEncoding, curationColumns: boolean): Promise<[Buffer, Buffer]> {
+async function bothWays(format: DatasetExportFormat, media: MediaEncoding, curationColumns: boolean, ws = wsSmall()): Promise<[Buffer, Buffer]> {
   const target = join(t.dir, `out-${format}`)
   const clean = () => rmSync(join(t.dir, `out-${format}_media`), { recursive: true, force: true })
   await ws.exports.dataset({ only: 'not-rejected', format, media, curationColumns }, target)
@@ -70,5 +71,35 @@ describe('export from a byte-range file', () => {
     const [viaBatches, viaRows] = await bothWays(format, media, curation)
     expect(viaBatches.length).toBeGreaterThan(0)
     expect(viaBatches.equals(viaRows)).toBe(true)
+  })
+})
+
+describe('export from a byte-range file in several batches', () => {
+  // 700 rows: three batches (256 rows at most each), every one written into the file by its own task, in order.
+  let many: Workspace
+  beforeAll(async () => {
+    const lines = Array.from({ length: 700 }, (_, i) => JSON.stringify({ id: i, question: `Question ${i}: "which"?`, image: `data:image/png;base64,${'iVBORw0KGgo'.repeat(1 + (i % 5))}` }))
+    writeFileSync(join(t.dir, 'many.jsonl'), lines.join('\n') + '\n')
+    many = new Workspace(host, { curation: 'memory' })
+    await many.session.open(join(t.dir, 'many.jsonl'))
+    // The scope leaves the first 300 rows out; the batches are cut from the 400 it keeps.
+    await many.curation.apply({ indices: Array.from({ length: 300 }, (_, i) => i) }, { kind: 'status', status: 'rejected' })
+  })
+  afterAll(() => many.close())
+
+  it.each(['jsonl', 'json', 'vlmeval-tsv'] as DatasetExportFormat[])('as %s gives the bytes records built from rows read here give', async (format) => {
+    const [viaBatches, viaRows] = await bothWays(format, { form: 'keep' }, true, many)
+    expect(viaBatches.toString('utf8').split('Question').length - 1).toBe(400)
+    expect(viaBatches.equals(viaRows)).toBe(true)
+  })
+
+  it('cancelled after its first batch leaves no output and no temp file', async () => {
+    const ctl = new AbortController()
+    const target = join(t.dir, 'cancelled.jsonl')
+    const r = await many.exports.dataset({ only: 'all', format: 'jsonl', media: { form: 'keep' } }, target, ctl.signal, (done) => {
+      if (done > 0) ctl.abort()
+    })
+    expect(r.cancelled).toBe(true)
+    expect(readdirSync(t.dir).filter((f) => f.startsWith('cancelled') || f.startsWith('.cancelled'))).toEqual([])
   })
 })
