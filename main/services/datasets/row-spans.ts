@@ -26,8 +26,18 @@ const SINGLE_READ_BYTES = 32 << 20
 /** The rows the spans name, decoded; a row that cannot be decoded comes back with `error` set and an empty value. */
 export async function readSpans(sp: RowSpans): Promise<RowRecord[]> {
   const out: RowRecord[] = []
+  for await (const r of spanRows(sp)) out.push(r)
+  return out
+}
+
+/**
+ * The same rows one at a time: the bytes are read at once, each row decoded only when it is asked for, so a batch
+ * of 95 KB base64 cells is not all alive as strings while the first rows are worked on (what a young-generation
+ * collection copies).
+ */
+export async function* spanRows(sp: RowSpans): AsyncGenerator<RowRecord> {
   const n = sp.indices.length
-  if (n === 0) return out
+  if (n === 0) return
   const ctx = { format: sp.format, header: sp.header, delimiter: sp.delimiter, pythonNumbers: true }
   const fh = await open(sp.file, 'r')
   const a = sp.starts[0]
@@ -50,12 +60,11 @@ export async function readSpans(sp: RowSpans): Promise<RowRecord[]> {
       }
       const at = { file: sp.file, line: sp.lines[k], row: sp.raw[k], offset: s }
       const d = decodeRow(rowBuf, s - base, e - base, ctx)
-      if (d.ok) out.push({ index: sp.indices[k], value: d.value, at })
-      else out.push({ index: sp.indices[k], value: {}, at, error: { code: d.code, message: d.message, stage: 'parse', severity: 'error', at } })
+      if (d.ok) yield { index: sp.indices[k], value: d.value, at }
+      else yield { index: sp.indices[k], value: {}, at, error: { code: d.code, message: d.message, stage: 'parse', severity: 'error', at } }
     }
   } finally {
     if (buf) release(buf)
     await fh.close()
   }
-  return out
 }

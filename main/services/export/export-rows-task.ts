@@ -4,7 +4,7 @@
 // encodes their media in this thread and writes the records into the output at their place (ordered-writes.ts):
 // the main thread gets counts back, never bytes.
 import type { CurationStatus, MediaEncoding, RowCuration } from '../../../shared/api/types'
-import { readSpans, type RowSpans } from '../datasets/row-spans'
+import { spanRows, type RowSpans } from '../datasets/row-spans'
 import { applyEdits } from '../workspace/curation'
 import { MediaDir } from './media-dir'
 import { MediaEncoder } from './media-encoder'
@@ -59,11 +59,10 @@ export async function exportRows(input: ExportRowsInput): Promise<ExportRowsOutp
   const out: ExportRowsOutput = { rows: 0, media: 0, failed: [] }
   const sp = batch.spans
   const inBytes = sp.indices.length ? sp.ends[sp.indices.length - 1] - sp.starts[0] : 0
-  const recs = await readSpans(sp)
   async function* rows(): AsyncGenerator<DatasetExportRow> {
-    for (let k = 0; k < recs.length; k++) {
-      const r = recs[k]
-      const c = batch.curation[k]
+    let k = 0
+    for await (const r of spanRows(sp)) {
+      const c = batch.curation[k++]
       // A row that cannot be read now is left out, as the main thread's export leaves it out.
       if (r.error) continue
       yield { index: r.index, value: applyEdits(r.value, c.record?.edits), status: c.status, ...(c.record ? { curation: c.record } : {}) }
