@@ -79,6 +79,12 @@ export interface ExportLine {
 }
 
 const BATCH = 500
+/**
+ * …and about this many bytes of rows, when the file says how big they are: 500 VLMEvalKit rows carry 47 MB of
+ * base64 pictures, and such a batch (with the next one read ahead) lived long enough to be promoted and pile up as
+ * old-generation garbage — most of a render's 650 MB.
+ */
+export const BATCH_BYTES = 2 << 20
 
 export interface ExportSource {
   dataset: DatasetHandle
@@ -113,15 +119,16 @@ export async function* exportBatches(a: ExportSource): AsyncGenerator<ExportLine
   // The next batch is read while this one renders.
   const read = (start: number) => {
     if (start >= range.end) return null
-    const p = a.dataset.readRows(a.split, start, Math.min(BATCH, range.end - start))
-    p.catch(() => {})
-    return p
+    const count = batchRows(a, start, range.end)
+    const rows = a.dataset.readRows(a.split, start, count)
+    rows.catch(() => {})
+    return { end: start + count, rows }
   }
-  let next = read(range.start)
-  for (let start = range.start; start < range.end; start += BATCH) {
+  for (let next = read(range.start); next; ) {
     if (a.signal?.aborted) return
-    const recs = await next!
-    next = read(start + BATCH)
+    const cur = next
+    const recs = await cur.rows
+    next = read(cur.end)
     const keep = recs.filter((r) => {
       const s = a.status(r.index)
       return a.options.only === 'all' || (a.options.only === 'accepted' ? s === 'accepted' : s !== 'rejected')
@@ -135,8 +142,18 @@ export async function* exportBatches(a: ExportSource): AsyncGenerator<ExportLine
       rowLines(a, rec, k, prepared, info, batch)
     }
     if (batch.length) yield batch
-    a.onProgress?.(Math.min(start + BATCH, range.end) - range.start, range.end - range.start)
+    a.onProgress?.(cur.end - range.start, range.end - range.start)
   }
+}
+
+/** How many rows from `start` the next batch reads: BATCH, fewer when they are large (BATCH_BYTES). */
+function batchRows(a: ExportSource, start: number, end: number): number {
+  const n = Math.min(BATCH, end - start)
+  const spans = a.dataset.rowSpans(a.split, start, n)
+  if (!spans) return n
+  let bytes = 0
+  for (const sp of spans) for (let k = 0; k < sp.starts.length; k++) bytes += sp.ends[k] - sp.starts[k]
+  return bytes <= BATCH_BYTES ? n : Math.max(1, Math.floor((n * BATCH_BYTES) / bytes))
 }
 
 type LineHead = Pick<ExportLine, 'index' | 'split' | 'variant' | 'status' | 'gold'>

@@ -171,7 +171,8 @@ describe('export: one line per row × model × request', () => {
     { q: 'one', answer: 'A' },
     { q: 'two', answer: 'C' }
   ]
-  const dataset = { readRows: async (_s: string, start: number, count: number) => rows.slice(start, start + count).map((value, i) => ({ index: start + i, value })) } as unknown as DatasetHandle
+  // Rows held in memory: no byte ranges (rowSpans null), as a Parquet file's.
+  const dataset = { readRows: async (_s: string, start: number, count: number) => rows.slice(start, start + count).map((value, i) => ({ index: start + i, value })), rowSpans: () => null } as unknown as DatasetHandle
   const variant = (infer_cfg: Record<string, any>, family: Variant['family'] = 'opencompass'): Variant => ({ id: 'v', label: 'v', kind: 'k', family, reader_cfg: { input_columns: ['q'], output_column: 'answer' }, infer_cfg })
   async function collect(v: Variant, format: ExportOptions['format'] = 'auto', data = dataset, n = rows.length): Promise<ExportLine[]> {
     const out: ExportLine[] = []
@@ -213,7 +214,7 @@ describe('export: one line per row × model × request', () => {
 
   it('multi-turn: a line per turn, each with its turn number', async () => {
     const mtRows: Row[] = [{ question: ['h1', 'h2'], answer: ['b1', 'b2'] }]
-    const data = { readRows: async () => mtRows.map((value, index) => ({ index, value })) } as unknown as DatasetHandle
+    const data = { readRows: async () => mtRows.map((value, index) => ({ index, value })), rowSpans: () => null } as unknown as DatasetHandle
     const v: Variant = {
       ...variant(
         {
