@@ -1,6 +1,7 @@
 // Rows of a byte-range file (JSONL, a JSON array, CSV, TSV) read and decoded from their index's byte ranges. A
 // handle reads its rows this way on the thread that asks, and hands the same spans to worker tasks
 // (DatasetHandle.rowSpans), which read the rows themselves: a row's bytes never travel in a message.
+import { read as fsRead } from 'node:fs'
 import { open } from 'node:fs/promises'
 import { decodeRow, type RowFormat } from './row-decode'
 import { borrow, release } from './scratch-buffers'
@@ -18,6 +19,8 @@ export interface RowSpans {
   lines: number[]
   starts: number[]
   ends: number[]
+  /** `file` already open (an export opens it once for all its batches); otherwise the rows' reader opens it. */
+  fd?: number
 }
 
 /** One read covers a window of rows unless gaps (skipped giant rows) would make it wasteful. */
@@ -39,12 +42,14 @@ export async function* spanRows(sp: RowSpans): AsyncGenerator<RowRecord> {
   const n = sp.indices.length
   if (n === 0) return
   const ctx = { format: sp.format, header: sp.header, delimiter: sp.delimiter, pythonNumbers: true }
-  const fh = await open(sp.file, 'r')
+  const fh = sp.fd === undefined ? await open(sp.file, 'r') : null
+  const fd = fh ? fh.fd : sp.fd!
+  const read = (buf: Buffer, length: number, position: number) => new Promise<void>((res, rej) => fsRead(fd, buf, 0, length, position, (e) => (e ? rej(e) : res())))
   const a = sp.starts[0]
   const b = sp.ends[n - 1]
   const buf = b - a <= SINGLE_READ_BYTES ? borrow(b - a) : null
   try {
-    if (buf) await fh.read(buf, 0, b - a, a)
+    if (buf) await read(buf, b - a, a)
     for (let k = 0; k < n; k++) {
       const s = sp.starts[k]
       const e = sp.ends[k]
@@ -55,7 +60,7 @@ export async function* spanRows(sp: RowSpans): AsyncGenerator<RowRecord> {
         base = a
       } else {
         rowBuf = Buffer.allocUnsafe(e - s)
-        await fh.read(rowBuf, 0, e - s, s)
+        await read(rowBuf, e - s, s)
         base = s
       }
       const at = { file: sp.file, line: sp.lines[k], row: sp.raw[k], offset: s }
@@ -65,6 +70,6 @@ export async function* spanRows(sp: RowSpans): AsyncGenerator<RowRecord> {
     }
   } finally {
     if (buf) release(buf)
-    await fh.close()
+    await fh?.close()
   }
 }
