@@ -6,8 +6,9 @@
 // byte range known), first rows read from it, the whole open with validation (column types, media columns), and
 // peak memory. Then #16 goal 3's whole jobs, each `promptloom` as a process
 // (after npm run build), beside `cat FILE > OUT` in the same run: render through a VLM with media as file URLs, the
-// dataset exported with pictures as file URLs, and as base64 (output rate, peak RSS). Goals: first rows < 1 s,
-// index within 3× wc -l, file URLs < 10 s, base64 ≥ 200 MB/s under 500 MB.
+// dataset exported with pictures as file URLs, and as base64 (output rate and peak RSS, best of `rounds` with each
+// round's CPU time and load). Goals: first rows < 1 s, index within 3× wc -l, file URLs < 10 s, base64 ≥ 200 MB/s
+// under 500 MB.
 import { execFileSync, spawn } from 'node:child_process'
 import { createWriteStream, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
@@ -140,12 +141,22 @@ async function wholeJobs(size: number): Promise<void> {
     console.log(`export, pictures as file URLs: ${f(url)}   goal < 10 s: ${url.wall < 10 ? 'met' : 'NOT met'}`)
     rmSync(out('url.jsonl'))
     rmSync(out('url_media'), { recursive: true, force: true })
-    const b64 = await timed(node, [cli, 'export', FILE, '--out', out('b64.jsonl'), '--format', 'jsonl', '--media', 'base64'])
-    const mb = statSync(out('b64.jsonl')).size / 1e6
+    // Best of ROUNDS (other processes on the machine make single runs swing), each round's figures and load listed.
+    const runs: { wall: number; cpu: number; rss: number; load: number }[] = []
+    let mb = 0
+    for (let r = 0; r < ROUNDS; r++) {
+      const load = loadavg()[0]
+      runs.push({ ...(await timed(node, [cli, 'export', FILE, '--out', out('b64.jsonl'), '--format', 'jsonl', '--media', 'base64'])), load })
+      mb = statSync(out('b64.jsonl')).size / 1e6
+      rmSync(out('b64.jsonl'))
+    }
+    const b64 = runs.reduce((x, y) => (y.wall < x.wall ? y : x))
     const rate = mb / b64.wall
+    const rss = Math.max(...runs.map((x) => x.rss))
     console.log(
-      `export, pictures as base64 (${mb.toFixed(0)} MB out): ${f(b64)} → ${rate.toFixed(0)} MB/s (${(mb / b64.cpu).toFixed(0)} MB per CPU second)   goal ≥ 200 MB/s: ${rate >= 200 ? 'met' : 'NOT met'}, < 500 MB: ${b64.rss < 500 * 1048576 ? 'met' : 'NOT met'}`
+      `export, pictures as base64 (${mb.toFixed(0)} MB out), best of ${ROUNDS}: ${f(b64)} → ${rate.toFixed(0)} MB/s (${(mb / b64.cpu).toFixed(0)} MB per CPU second)   goal ≥ 200 MB/s: ${rate >= 200 ? 'met' : 'NOT met'}, < 500 MB: ${rss < 500 * 1048576 ? 'met' : 'NOT met'} (highest peak ${(rss / 1048576).toFixed(0)} MB)`
     )
+    console.log(`  rounds: ${runs.map((x) => `${(mb / x.wall).toFixed(0)} MB/s, CPU ${x.cpu.toFixed(2)} s, ${(x.rss / 1048576).toFixed(0)} MB at load ${x.load.toFixed(1)}`).join(' | ')}`)
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
