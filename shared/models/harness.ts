@@ -7,7 +7,7 @@
 import { PyError, errorText } from '../python/errors'
 import { applyMetaTemplate, chatApiParse, chatMessages, parsedJson } from '../engine'
 import type { ChatMessageJson, Mode, Prompt, SeqLimit } from '../engine'
-import { getConversationTemplate } from '../formats/fastchat'
+import { getConversationTemplate, type RegistryVersion } from '../formats/fastchat'
 import { conversationTemplateForModel } from '../formats/fastchat/model-adapters'
 import { PROCESSOR_WRAPPERS, type ChatWrapper, type HarnessName, type LmEvalWrapper, type ModelProfile, type VlmevalWrapper } from './profile'
 import { LM_EVAL_LABEL, lmEvalStopWords, wrapLmEval } from './lm-eval'
@@ -184,12 +184,13 @@ function dropMiddle(input: unknown): string {
 }
 
 /**
- * `_format_with_fast_chat_template`: the conversation FastChat's adapters give for NAME (matched as a model path);
- * system messages are skipped (the conversation keeps its own), an open assistant slot ends it.
+ * `_format_with_fast_chat_template`: the conversation FastChat's adapters give for NAME (matched as a model path), in
+ * the FastChat the profile's fastchat_version names; system messages are skipped (the conversation keeps its own),
+ * an open assistant slot ends it.
  */
-function renderFastchatConversation(name: string, messages: Array<{ role: string; content: unknown }>): string {
-  const { template } = conversationTemplateForModel(name)
-  const conv = getConversationTemplate(template)
+function renderFastchatConversation(name: string, messages: Array<{ role: string; content: unknown }>, version: RegistryVersion): string {
+  const { template } = conversationTemplateForModel(name, version)
+  const conv = getConversationTemplate(template, version)
   if (!conv) throw new PyError('KeyError', `'${template}'`)
   for (const m of messages) {
     if (m.role === 'user') conv.appendMessage(conv.roles[0], String(m.content))
@@ -258,6 +259,7 @@ function wrapParsed(parsed: unknown, profile: ModelProfile, h: HarnessSpec, opts
       ? h.model_kwargs.fastchat_template
       : undefined
   if (fastchat) trace.fastchat = fastchat
+  const fastchatVersion = profile.fastchat_version ?? 'head'
 
   if (h.wrapper === 'TurboMindModelwithChatTemplate' && h.model_kwargs.drop_middle === true && opts.mode === 'gen') {
     try {
@@ -306,14 +308,14 @@ function wrapParsed(parsed: unknown, profile: ModelProfile, h: HarnessSpec, opts
   let text: string
   if (fastchat) {
     try {
-      text = renderFastchatConversation(fastchat, messages)
+      text = renderFastchatConversation(fastchat, messages, fastchatVersion)
     } catch (e) {
       trace.error = { message: pyError(e), stage: 'fastchat_template' }
       return out
     }
     if (messages.some((m) => m.role === 'system'))
       warnings.push(
-        `fastchat_template: FastChat skips system messages; the "${conversationTemplateForModel(fastchat).template}" conversation keeps its own system prompt.`
+        `fastchat_template: FastChat skips system messages; the "${conversationTemplateForModel(fastchat, fastchatVersion).template}" conversation keeps its own system prompt.`
       )
   } else {
     // transformers looks at conversation[0] to tell a batch from one conversation.

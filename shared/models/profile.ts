@@ -339,6 +339,8 @@ export const modelProfileSchema = z
     /**
      * Which FastChat the model's code imports: its repository HEAD (0e6d3e4, the default) or v0.2.36, the last PyPI
      * release (`pip install fschat`): 19 fewer templates, and chatgpt, pplxai, bard, gemini and steerlm raise in get_prompt.
+     * It applies to a fastchat profile and to an OpenCompass chat wrapper's fastchat_template, whose NAME v0.2.36
+     * resolves through its own model adapters (12 fewer: smaug, gemma, llama-3 … fall through to one_shot).
      */
     fastchat_version: z.enum(['head', 'v0.2.36']).optional(),
     harness: harnessSchema.optional(),

@@ -1,8 +1,9 @@
-// FastChat's `get_conversation_template(model_path)` (fastchat/model/model_adapter.py, lm-sys/FastChat@0e6d3e4b):
-// the registered model adapters in registration order, each with its `match` and `get_default_conv_template`.
+// FastChat's `get_conversation_template(model_path)` (fastchat/model/model_adapter.py, lm-sys/FastChat@0e6d3e4b, and
+// v0.2.36): the registered model adapters in registration order, each with its `match` and `get_default_conv_template`.
 // OpenCompass's `fastchat_template=NAME` option goes through this, so NAME is matched as a model path
 // ('vicuna' → vicuna_v1.1, 'qwen' → qwen-7b-chat, anything unmatched → one_shot).
 import { PyError } from '../../python/errors'
+import type { RegistryVersion } from './registry'
 
 type Adapter = readonly [name: string, match: (path: string) => boolean, template: (path: string) => string]
 
@@ -296,18 +297,49 @@ const ADAPTERS: Adapter[] = [
   ['BaseModelAdapter', () => true, fixed('one_shot')]
 ]
 
+/**
+ * v0.2.36 registers the same adapters in the same order, less the twelve added since; four adapters there give their
+ * plain template (HEAD added branches for newer API models and LLaVA-34B), and its OpenAI and Anthropic model lists
+ * stop before the gpt-4-turbo-browsing and claude-3 names.
+ */
+const ADDED_AFTER_V0236: ReadonlySet<string> = new Set([
+  'GemmaAdapter',
+  'OlmoAdapter',
+  'CohereAdapter',
+  'DBRXAdapter',
+  'YandexGPTAdapter',
+  'CllmAdapter',
+  'RekaAdapter',
+  'SmaugChatAdapter',
+  'Llama3Adapter',
+  'Llama31Adapter',
+  'GrokAdapter',
+  'NoSystemAdapter'
+])
+const V0236_TEMPLATE: Readonly<Record<string, string>> = { ChatGPTAdapter: 'chatgpt', ClaudeAdapter: 'claude', GeminiAdapter: 'gemini', LlavaAdapter: 'vicuna_v1.1' }
+const V0236_MODELS: Readonly<Record<string, readonly string[]>> = {
+  ChatGPTAdapter: OPENAI.slice(0, OPENAI.indexOf('gpt-4-turbo-browsing')),
+  ClaudeAdapter: ANTHROPIC.filter((m) => !m.startsWith('claude-3'))
+}
+const ADAPTERS_V0236: Adapter[] = ADAPTERS.filter(([name]) => !ADDED_AFTER_V0236.has(name)).map(([name, match, template]) => [
+  name,
+  V0236_MODELS[name] ? (p: string) => V0236_MODELS[name].includes(p) : match,
+  V0236_TEMPLATE[name] ? fixed(V0236_TEMPLATE[name]) : template
+])
+
 /** `os.path.basename(os.path.normpath(path))` for the POSIX paths FastChat sees. */
 function basename(p: string): string {
   const parts = p.split('/').filter((x) => x !== '' && x !== '.')
   return parts.length ? parts[parts.length - 1] : p.startsWith('/') ? '/' : '.'
 }
 
-/** The adapter `get_model_adapter(model_path)` picks and the conversation template name it gives. */
-export function conversationTemplateForModel(modelPath: string): { adapter: string; template: string } {
+/** The adapter `get_model_adapter(model_path)` picks and the conversation template name it gives, in that FastChat. */
+export function conversationTemplateForModel(modelPath: string, version: RegistryVersion = 'head'): { adapter: string; template: string } {
+  const adapters = version === 'head' ? ADAPTERS : ADAPTERS_V0236
   const base = basename(modelPath)
   // The basename first (skipping the catch-all), then the full path.
   const hit =
-    ADAPTERS.find(([name, match]) => name !== 'BaseModelAdapter' && match(base)) ??
-    ADAPTERS.find(([, match]) => match(modelPath))!
+    adapters.find(([name, match]) => name !== 'BaseModelAdapter' && match(base)) ??
+    adapters.find(([, match]) => match(modelPath))!
   return { adapter: hit[0], template: hit[2](modelPath) }
 }

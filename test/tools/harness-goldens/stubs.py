@@ -46,7 +46,7 @@ class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         self.roots = set(roots)
 
     def find_spec(self, fullname, path, target=None):
-        if fullname.split('.')[0] in self.roots:
+        if any(fullname == r or fullname.startswith(r + '.') for r in self.roots):
             return importlib.machinery.ModuleSpec(fullname, self, is_package=True)
         return None
 
@@ -56,10 +56,10 @@ class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         return m
 
     def exec_module(self, module):
-        if module.__name__.split('.')[0] == module.__name__ and module.__name__ not in STUBBED:
+        if module.__name__ in self.roots and module.__name__ not in STUBBED:
             STUBBED.append(module.__name__)
 
 
 def install(roots):
-    """Stub these top-level packages (and everything under them)."""
+    """Stub these packages or modules (dotted names too), and everything under them."""
     sys.meta_path.insert(0, _Finder(roots))

@@ -1,5 +1,6 @@
-// A FastChat profile renders through the FastChat its `fastchat_version` names, on the path the matrix, export and
-// `promptloom render` take (renderPreparedRow): HEAD by default, or v0.2.36, the release `pip install fschat` gives.
+// A FastChat profile, and an OpenCompass chat wrapper's `fastchat_template`, render through the FastChat the profile's
+// `fastchat_version` names, on the path the matrix, export and `promptloom render` take (renderPreparedRow): HEAD by
+// default, or v0.2.36, the release `pip install fschat` gives.
 import { describe, expect, it } from 'vitest'
 import { preparePipeline, type Prepared } from '../../../shared/engine'
 import { parseProfile, type ModelProfile } from '../../../shared/models/profile'
@@ -40,5 +41,33 @@ describe('fastchat_version', () => {
     const text = column(fastchat('vicuna_v1.1', 'v0.2.36')).text
     expect(text).toContain('USER: Hi? ASSISTANT:')
     expect(text).toBe(column(fastchat('vicuna_v1.1')).text)
+  })
+})
+
+/** An OpenCompass HuggingFacewithChatTemplate column whose `fastchat_template` replaces the chat template. */
+function harnessed(fastchatTemplate: string, version?: 'head' | 'v0.2.36'): ModelProfile {
+  const r = parseProfile({
+    id: 'oc',
+    name: 'OpenCompass',
+    family: 'test',
+    format: 'hf-chat-template',
+    chat_template: '{% for m in messages %}{{ m.content }}{% endfor %}',
+    harness: { name: 'opencompass', wrapper: 'HuggingFacewithChatTemplate', model_kwargs: { fastchat_template: fastchatTemplate } },
+    ...(version ? { fastchat_version: version } : {}),
+    context_length: 4096,
+    tokenizer: { kind: 'estimate' }
+  })
+  if (!r.ok) throw new Error(JSON.stringify(r.errors))
+  return r.profile
+}
+
+describe("fastchat_version and an OpenCompass wrapper's fastchat_template", () => {
+  it('HEAD resolves NAME through the adapters HEAD has (smaug: SmaugChatAdapter, the qwen-7b-chat ChatML)', () => {
+    expect(column(harnessed('smaug')).text).toBe('<|im_start|>system\nYou are a helpful assistant.<|im_end|>\n<|im_start|>user\nHi?\n<|im_end|>\n<|im_start|>assistant\n')
+  })
+
+  it("v0.2.36 has no SmaugChatAdapter: NAME falls through to BaseModelAdapter's one_shot conversation", () => {
+    const text = column(harnessed('smaug', 'v0.2.36')).text ?? ''
+    expect([text.startsWith('A chat between a curious human and an artificial intelligence assistant.'), text.endsWith('### Human: Hi?\n\n### Assistant:')]).toEqual([true, true])
   })
 })
