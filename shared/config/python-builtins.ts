@@ -7,26 +7,7 @@
 import * as pystr from '../python/str-methods'
 import { currentBudget } from './python-budget'
 import { formatSpec, strFormat } from './python-format'
-import {
-  PyBuiltin,
-  PyDict,
-  PyError,
-  PyFile,
-  PyList,
-  PyModule,
-  PyRef,
-  PySet,
-  PyTuple,
-  deepCopy,
-  fromJson,
-  pyEquals,
-  pyRepr,
-  pyStr,
-  runtime,
-  truthy,
-  typeName,
-  type PyValue
-} from './python-values'
+import { PyBuiltin, PyDict, PyError, PyFile, PyList, PyModule, PyRef, PySet, PyTuple, deepCopy, fromJson, pyEquals, pyRepr, pyStr, runtime, truthy, typeName, type PyValue } from './python-values'
 
 type Kw = Map<string, PyValue>
 type Site = { line: number; column: number }

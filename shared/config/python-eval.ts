@@ -15,28 +15,7 @@ import type { OrderOp } from '../python/values'
 import { asciiOf } from '../python/format'
 import { formatSpec, percentFormat } from './python-format'
 import { parseExpression, parseModule } from './python-parser'
-import {
-  PyBuiltin,
-  PyDict,
-  LocatedError,
-  PyError,
-  errorAt,
-  PyFile,
-  PyFunction,
-  PyList,
-  PyModule,
-  PyRef,
-  PySet,
-  PyTuple,
-  deepCopy,
-  pyEquals,
-  pyRepr,
-  pyStr,
-  runtime,
-  truthy,
-  typeName,
-  type PyValue
-} from './python-values'
+import { PyBuiltin, PyDict, LocatedError, PyError, errorAt, PyFile, PyFunction, PyList, PyModule, PyRef, PySet, PyTuple, deepCopy, pyEquals, pyRepr, pyStr, runtime, truthy, typeName, type PyValue } from './python-values'
 import { configDiagnostic } from './config-diagnostic'
 import type { Diagnostic, Severity } from '../diagnostics'
 

@@ -15,23 +15,11 @@ import { diagnostic } from '../../diagnostics'
  */
 export type FastchatDialect = 'head' | 'v0.2.36' | 'ultrafeedback'
 
-/** The styles UltraFeedback's copy knows; any later one falls through to its `Invalid style` error. */
-const ULTRAFEEDBACK_STYLES: ReadonlySet<SeparatorStyle> = new Set<SeparatorStyle>([
-  'ADD_COLON_SINGLE',
-  'ADD_COLON_TWO',
-  'ADD_COLON_SPACE_SINGLE',
-  'NO_COLON_SINGLE',
-  'NO_COLON_TWO',
-  'ADD_NEW_LINE_SINGLE',
-  'LLAMA2',
-  'CHATGLM',
-  'CHATML',
-  'CHATINTERN',
-  'DOLLY',
-  'RWKV',
-  'PHOENIX',
-  'ROBIN'
-])
+/**
+ * The styles UltraFeedback's copy knows, FastChat's from ADD_COLON_SINGLE to ROBIN as they were before LLAMA3 came in
+ * between; any other falls through to its `Invalid style` error.
+ */
+const ULTRAFEEDBACK_STYLES: ReadonlySet<SeparatorStyle> = new Set(SEPARATOR_STYLES.slice(0, SEPARATOR_STYLES.indexOf('ROBIN') + 1).filter((s) => s !== 'LLAMA3'))
 
 export const IMAGE_PLACEHOLDER = '$$<image>$$'
 

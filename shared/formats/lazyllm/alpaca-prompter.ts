@@ -1,6 +1,6 @@
 // LazyLLM's AlpacaPrompter (lazyllm/components/prompter/alpacaPrompter.py): the Alpaca instruction layout, where
 // every input must land in an instruction slot or an extra key, and history is refused.
-import { ISA, ISE, LazyLLMPrompterBase, errorFromException, extraKeyTemplate, type BaseOptions } from './prompter-base'
+import { ISA, ISE, LazyLLMPrompterBase, extraKeyTemplate, instructionParts, type BaseOptions, type InstructionOptions } from './prompter-base'
 import { PyError, pyTruthy, type PyValue } from './python-values'
 
 export const ALPACA_PREFIX =
@@ -8,32 +8,19 @@ export const ALPACA_PREFIX =
 export const ALPACA_TEMPLATE = '{system}\n{instruction}\n{tools}\n{user}### Response:\n'
 export const ALPACA_SPLIT = '### Response:\n'
 
-/** A string, or `{system?, user?}` (other keys are ignored). */
-export type InstructionArg = string | { system?: string; user?: string; [key: string]: unknown } | null
-
-export interface AlpacaOptions extends Omit<BaseOptions, 'history' | 'skills' | 'enableSystem'> {
-  instruction?: InstructionArg
-  extraKeys?: string | string[] | null
-}
+export type AlpacaOptions = Omit<BaseOptions, 'history' | 'skills' | 'enableSystem'> & InstructionOptions
 
 export class AlpacaPrompter extends LazyLLMPrompterBase {
   constructor(opts: AlpacaOptions = {}) {
     super(opts)
-    try {
+    this.initAs('AlpacaPrompter', () => {
       const ek = extraKeyTemplate(opts.extraKeys)
-      const ins = opts.instruction ?? null
-      let instructionTemplate: string
-      if (ins !== null && typeof ins === 'object') {
-        const system = typeof ins.system === 'string' ? ins.system : ''
-        const user = typeof ins.user === 'string' ? ins.user : ''
-        instructionTemplate = ALPACA_PREFIX + system + ISA + user + (ek ? '\n\n' + ek : '') + ISE
-      } else {
-        instructionTemplate = ALPACA_PREFIX + (ins || '') + '\n\n' + ek
-      }
+      const parts = instructionParts(opts.instruction)
+      const instructionTemplate = parts
+        ? ALPACA_PREFIX + parts.system + ISA + parts.user + (ek ? '\n\n' + ek : '') + ISE
+        : ALPACA_PREFIX + (opts.instruction || '') + '\n\n' + ek
       this.initPrompt(ALPACA_TEMPLATE, instructionTemplate, ALPACA_SPLIT)
-    } catch (e) {
-      this.initError = errorFromException(e, 'init', { class: 'AlpacaPrompter' })
-    }
+    })
   }
 
   protected override checkValues(_instruction: string, input: PyValue, history: PyValue): void {

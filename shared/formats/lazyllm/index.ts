@@ -1,7 +1,8 @@
 // Public entry of the LazyLLM prompter port: AlpacaPrompter, ChatPrompter, the smaller prompters, per-model token
 // sets, and the render convenience.
 export { AlpacaPrompter, ALPACA_PREFIX, ALPACA_SPLIT, ALPACA_TEMPLATE } from './alpaca-prompter'
-export type { AlpacaOptions, InstructionArg } from './alpaca-prompter'
+export type { AlpacaOptions } from './alpaca-prompter'
+export type { InstructionArg } from './prompter-base'
 export { ChatPrompter, CHAT_TEMPLATE } from './chat-prompter'
 export type { ChatOptions } from './chat-prompter'
 export { CustomPrompter, EmptyPrompter, LegacyPrompter, LEGACY_TEMPLATES } from './other-prompters'

@@ -41,6 +41,16 @@ const IM_TOKENS = {
   stop_words: ['<|im_end|>']
 }
 
+/** InternLM2's and SenseChat's: the ChatML tokens plus the same plugin, interpreter and tool-call tokens. */
+const IM_TOOL_TOKENS = {
+  ...IM_TOKENS,
+  plugin: '<|plugin|>',
+  interpreter: '<|interpreter|>',
+  tool_start_token: '<|function|>',
+  tool_end_token: '<|action_end|>',
+  tool_args_token: '<|args|>'
+}
+
 const LLAMA3_TOKENS = {
   sos: '<|start_header_id|>system<|end_header_id|>\n\n',
   soh: '<|start_header_id|>user<|end_header_id|>\n\n',
@@ -106,21 +116,11 @@ export const MODEL_GROUPS: Readonly<Record<string, ModelConfigs>> = {
     system: INTERNLM_SYSTEM
   },
   internlm2: {
-    ...IM_TOKENS,
-    plugin: '<|plugin|>',
-    interpreter: '<|interpreter|>',
-    tool_start_token: '<|function|>',
-    tool_end_token: '<|action_end|>',
-    tool_args_token: '<|args|>',
+    ...IM_TOOL_TOKENS,
     system: INTERNLM_SYSTEM
   },
   sensechat: {
-    ...IM_TOKENS,
-    plugin: '<|plugin|>',
-    interpreter: '<|interpreter|>',
-    tool_start_token: '<|function|>',
-    tool_end_token: '<|action_end|>',
-    tool_args_token: '<|args|>',
+    ...IM_TOOL_TOKENS,
     system:
       'You are an AI assistant whose name is SenseChat.\n- SenseChat is a conversational language model that is developed by SenseTime. It is designed to be helpful, honest, and harmless.\n- SenseChat can understand and communicate fluently in the language chosen by the user such as English and 中文.'
   },

@@ -94,6 +94,33 @@ export function extraKeyTemplate(extraKeys: unknown): string {
   )
 }
 
+/** An instruction as AlpacaPrompter and ChatPrompter take it: a string, or `{system?, user?}` (other keys are ignored). */
+export type InstructionArg = string | { system?: string; user?: string; [key: string]: unknown } | null
+
+/** The arguments AlpacaPrompter and ChatPrompter add: the instruction and the extra keys it may name. */
+export interface InstructionOptions {
+  instruction?: InstructionArg
+  extraKeys?: string | string[] | null
+}
+
+/** An instruction given as `{system, user}`: its parts ('' where one is absent or not a str); null for a str or None. */
+export function instructionParts(ins: InstructionArg | undefined): { system: string; user: string } | null {
+  if (ins === null || ins === undefined || typeof ins !== 'object') return null
+  return { system: typeof ins.system === 'string' ? ins.system : '', user: typeof ins.user === 'string' ? ins.user : '' }
+}
+
+/** What `_generate_prompt_impl` and its API-format siblings render from: the split instruction and the filled parts. */
+interface PromptParts {
+  /** The system part of the instruction (before the user-instruction markers). */
+  instruction: string
+  input: PyValue
+  /** The user part of the instruction (between the markers). */
+  user: string
+  history: PyValue
+  tools: PyValue
+  skills: string
+}
+
 function slotsOf(instruction: string): string[] {
   const seen: string[] = []
   for (const m of instruction.matchAll(/\{([\p{L}\p{N}_]+)\}/gu)) if (!seen.includes(m[1])) seen.push(m[1])
@@ -135,6 +162,15 @@ export class LazyLLMPrompterBase {
     this.skills = opts.skills ?? ''
     this.history = opts.history ?? []
     this.enableSystem = opts.enableSystem ?? true
+  }
+
+  /** A subclass's `__init__` body: what it raises upstream becomes the prompter's initError, reported by every call. */
+  protected initAs(cls: string, body: () => void): void {
+    try {
+      body()
+    } catch (e) {
+      this.initError = errorFromException(e, 'init', { class: cls })
+    }
   }
 
   protected initPrompt(template: string, instructionTemplate: string, split: string | null = null): void {
@@ -243,17 +279,16 @@ export class LazyLLMPrompterBase {
     const toolsPart = this.toolsPart(tools, forChatApi)
     this.checkValues(instruction, input, histories, toolsPart)
     const [systemInstruction, userInstruction] = this.splitInstruction(instruction)
-    if (format === 'anthropic')
-      return this.renderAnthropic(systemInstruction, input, userInstruction, histories, toolsPart, skills)
-    if (format === 'openai')
-      return this.renderDict(systemInstruction, input, userInstruction, histories, toolsPart, skills)
+    const parts: PromptParts = { instruction: systemInstruction, input, user: userInstruction, history: histories, tools: toolsPart, skills }
+    if (format === 'anthropic') return this.renderAnthropic(parts)
+    if (format === 'openai') return this.renderDict(parts)
     if (!this.enableSystem) {
       this.warn(
         'lazyllm.enable_system_ignored',
         'enable_system=False only affects API formats; the string prompt still contains the system text.'
       )
     }
-    return this.renderString(systemInstruction, input, userInstruction, histories, toolsPart, skills, label)
+    return this.renderString(parts, label)
   }
 
   /** `_handle_tool_call_instruction`. */
@@ -474,15 +509,9 @@ export class LazyLLMPrompterBase {
   }
 
   /** `_generate_prompt_impl`. */
-  private renderString(
-    instruction: string,
-    input: PyValue,
-    user: string,
-    history: PyValue,
-    tools: PyValue,
-    skills: string,
-    label: string | null
-  ): string {
+  private renderString(parts: PromptParts, label: string | null): string {
+    const { instruction, user, history, tools, skills } = parts
+    let input = parts.input
     let isTool = false
     if (isDict(input)) {
       // Upstream bug: it reads .get('role') from the extracted content, which is normally a string.
@@ -532,14 +561,7 @@ export class LazyLLMPrompterBase {
   }
 
   /** `_generate_prompt_dict_impl` (format "openai"). */
-  private renderDict(
-    instruction: string,
-    input: PyValue,
-    user: string,
-    history: PyValue,
-    tools: PyValue,
-    skills: string
-  ): PyDict {
+  private renderDict({ instruction, input, user, history, tools, skills }: PromptParts): PyDict {
     const messages: PyValue[] = Array.isArray(history) ? history : []
     if (typeof input === 'string') messages.push({ role: 'user', content: input })
     else if (isDict(input)) messages.push(input)
@@ -560,15 +582,8 @@ export class LazyLLMPrompterBase {
   }
 
   /** The anthropic renderer: the openai payload minus system messages; the last one becomes `system`. */
-  private renderAnthropic(
-    instruction: string,
-    input: PyValue,
-    user: string,
-    history: PyValue,
-    tools: PyValue,
-    skills: string
-  ): PyDict {
-    const base = this.renderDict(instruction, input, user, history, tools, skills)
+  private renderAnthropic(parts: PromptParts): PyDict {
+    const base = this.renderDict(parts)
     const all = base.messages as PyDict[]
     const systems = all.filter((m) => isDict(m) && m.role === 'system')
     if (systems.length > 1) {
@@ -579,7 +594,7 @@ export class LazyLLMPrompterBase {
     }
     const out: PyDict = { messages: all.filter((m) => !(isDict(m) && m.role === 'system')) }
     if (systems.length > 0) out.system = systems[systems.length - 1].content
-    if (pyTruthy(tools)) out.tools = tools
+    if (pyTruthy(parts.tools)) out.tools = parts.tools
     return out
   }
 }

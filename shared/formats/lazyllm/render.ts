@@ -1,10 +1,10 @@
 // The convenience the app calls: build an AlpacaPrompter or ChatPrompter from upstream-style constructor arguments,
 // apply a model's prompt tokens the way TrainableModule.prompt() does, and make one call. Everything comes back as
 // data: `{ ok, result, warnings }`, or `{ ok: false, error, warnings }` with Python's error text.
-import { AlpacaPrompter, type InstructionArg } from './alpaca-prompter'
+import { AlpacaPrompter } from './alpaca-prompter'
 import { ChatPrompter } from './chat-prompter'
 import { getModelPromptKeys, MODEL_GROUPS, type ModelConfigs } from './model-configs'
-import type { LazyLLMPrompterBase, LazyllmWarning, SkillsSource, ToolsSource } from './prompter-base'
+import type { InstructionArg, LazyLLMPrompterBase, LazyllmWarning, SkillsSource, ToolsSource } from './prompter-base'
 import type { Diagnostic } from '../../diagnostics'
 import { fromJson, toJson, type PyValue } from './python-values'
 
