@@ -238,6 +238,8 @@ export interface RenderItem {
   label?: unknown
   /** The turn number from 1 (multi-turn); upstream's turn_id is turn - 1. */
   turn?: number
+  /** AttackInferencer: the prompt of original_prompt_list this request carries in its adv_key field. */
+  advPrompt?: string
   /** Multi-turn: what the earlier BOT turns hold in this request (dataset answers, or the model's own outputs). */
   history?: { source: 'ground-truth' | 'model-output'; answers: string[] }
   promptList: PromptBlock[]
@@ -290,7 +292,7 @@ export interface RowRender {
    * inputs. promptList and models above are the first item's, so single-request readers keep working.
    */
   items?: RenderItem[]
-  itemKind?: 'label' | 'turn'
+  itemKind?: 'label' | 'turn' | 'adv_prompt'
   /** The conversation template: the row's turns with their media, and the reference answer. */
   conversation?: ConversationView
 }

@@ -69,6 +69,7 @@ function runParseCase(family: Family, input: ParseCaseInput): unknown {
 function itemOut(it: RenderedItem, family: Family, parser: string, mode: string, multiturn: boolean): Record<string, unknown> {
   const o: Record<string, unknown> = { index: it.index }
   if (mode === 'ppl') o.label = it.label
+  if (it.advPrompt !== undefined) o.adv_prompt = it.advPrompt
   o.prompt_list = it.promptList?.json
   if (multiturn) {
     o.turns = (it.turns ?? []).map((t) => {
@@ -119,6 +120,8 @@ export function runEngineCase(c: ConformanceCase, family: Family): unknown {
     const labels = p.labels ?? []
     items = labels.flatMap((_, li) => res.rows.map((r) => itemOut(r.items[li], family, pin.parser, pin.mode, false)))
   }
+  // The attack task calls predict once per listed prompt, each over every row.
+  if (p.attack) items = p.attack.prompts.flatMap((_, k) => res.rows.map((r) => itemOut(r.items[k], family, pin.parser, pin.mode, false)))
   const out: Record<string, unknown> = { ice_idx: p.iceIdx, items }
   if (pin.mode === 'ppl' && family === 'opencompass') {
     out.labels = p.labels

@@ -9,6 +9,7 @@ import type { FormatArgs } from './format-plan'
 import { perItem, promptJson, strItem } from './prompt-list'
 import { decodeLabelDicts, jsonObject, pyKeyEq, pyRepr, pyStr, pyTruthy } from '../python/json'
 import { olympiadEntry } from './olympiad'
+import { attackEntry, attackPrompts, type AttackPrompts } from './attack'
 import { pySetOrder } from './py-set-order'
 import { retrieveIndices } from './retrievers'
 import { splitTurns } from './turns'
@@ -63,6 +64,8 @@ export interface Prepared {
   plainList?: boolean
   /** CLP / SWCELoss inferencers: what they do after the prompt that needs the model (every row carries it). */
   rowNote?: EngineWarning
+  /** AttackInferencer: the prompts of original_prompt_list, one request each (attack.ts). */
+  attack?: AttackPrompts
 }
 
 const SEP_PATH = 'retriever.ice_separator'
@@ -199,6 +202,10 @@ export function preparePipeline(input: PipelineInput): Prepared | EngineError {
     if (inferencer.type === 'CLPInferencer') clpChoices(p)
     if (inferencer.type === 'SWCELossInferencer') swcePrepare(p, inf)
     if (inferencer.type === 'PPLOnlyInferencer') pplOnlyPrepare(p)
+    if (inferencer.type === 'AttackInferencer') {
+      p.attack = attackPrompts(inf)
+      p.rowNote = p.attack.note
+    }
     if (inferencer.type === 'LLInferencer') {
       p.rowNote = {
         code: 'll-continuation',
@@ -422,9 +429,13 @@ function pickTemplate(p: Prepared): BuiltTemplate {
   throw familyRaise(family, ['NotImplementedError', 'Leaving prompt as empty is not supported'], ['AISBenchImplementationError', 'ICLR-IMPL-003', 'Leaving prompt as empty is not supported'], 'prompt')
 }
 
-function genPrompt(p: Prepared, rowIdx: number, ice: Prompt, warnings: EngineWarning[]): Prompt {
+/** `adv`: AttackInferencer's k-th listed prompt, which the row carries under adv_key (attack.ts). */
+function genPrompt(p: Prepared, rowIdx: number, ice: Prompt, warnings: EngineWarning[], adv?: number): Prompt {
   const t = pickTemplate(p)
-  const row = p.test[rowIdx]
+  const a = adv === undefined ? undefined : p.attack
+  const row = a ? attackEntry(p.test[rowIdx], a, adv!) : p.test[rowIdx]
+  const args = testArgs(p, row, true)
+  if (a) args.srcOf = (key) => (key === a.key ? a.sources[adv!] : p.srcOf(key))
   const ctx = { warnings, row: rowIdx }
   if (t.olympiad) return olympiadItem(p, t, row, rowIdx, ice, warnings)
   switch (t.kind) {
@@ -433,10 +444,10 @@ function genPrompt(p: Prepared, rowIdx: number, ice: Prompt, warnings: EngineWar
     case 'MultiTurnPromptTemplate':
       return multiTurnItem(t, row, rowIdx)
     case 'MMPromptTemplate':
-      return mmItem(t, row, testArgs(p, row, true), ctx, warnings)
+      return mmItem(t, row, args, ctx, warnings)
     default:
       noteLostExamples(p, t, ice, warnings, rowIdx)
-      return generateItem(t, { entries: testArgs(p, row, true), ctx, ice })
+      return generateItem(t, { entries: args, ctx, ice })
   }
 }
 
@@ -564,6 +575,8 @@ function parseWith(prompt: Prompt, meta: MetaInfo | null, opts: ApplyOptions, wa
 
 export interface BuiltItem {
   label?: unknown
+  /** AttackInferencer: the listed prompt this request carries. */
+  advPrompt?: string
   prompt: Prompt
   iceIdx: number[]
 }
@@ -630,17 +643,23 @@ export function buildPromptList(p: Prepared, testIndex: number, limit?: SeqLimit
       }
       return { items, warnings }
     }
-    let ice = generateIce(p, idx, 'prompt', warnings)
-    let prompt = genPrompt(p, testIndex, ice, warnings)
-    if (maxSeqLen !== null) {
-      while (idx.length > 0 && measure(prompt, 'gen') > maxSeqLen) {
-        idx = idx.slice(0, -1)
-        ice = generateIce(p, idx, 'prompt', warnings)
-        prompt = genPrompt(p, testIndex, ice, warnings)
-        noteTruncation(warnings, testIndex, idx.length)
+    // AttackInferencer.predict runs get_generation_prompt_list_from_retriever_indices once per listed prompt, each
+    // from the retriever's full examples.
+    const all = idx
+    for (const adv of p.attack ? p.attack.prompts.map((_, k) => k) : [undefined]) {
+      idx = all
+      let ice = generateIce(p, idx, 'prompt', warnings)
+      let prompt = genPrompt(p, testIndex, ice, warnings, adv)
+      if (maxSeqLen !== null) {
+        while (idx.length > 0 && measure(prompt, 'gen') > maxSeqLen) {
+          idx = idx.slice(0, -1)
+          ice = generateIce(p, idx, 'prompt', warnings)
+          prompt = genPrompt(p, testIndex, ice, warnings, adv)
+          noteTruncation(warnings, testIndex, idx.length)
+        }
       }
+      items.push({ prompt, iceIdx: idx, ...(adv === undefined ? {} : { advPrompt: p.attack!.prompts[adv] }) })
     }
-    items.push({ prompt, iceIdx: idx })
     return { items, warnings }
   } catch (e) {
     return { items, warnings, error: toEngineError(e, stage, { row: testIndex }) }
@@ -652,7 +671,7 @@ function fitsAsBuilt(p: Prepared, testIndex: number, limit: SeqLimit, built: Bui
   if (built.error) return false
   const all = p.iceIdx[testIndex] ?? []
   const ppl = p.mode === 'ppl'
-  if (built.items.length !== (ppl ? (p.labels ?? []).length : 1)) return false
+  if (built.items.length !== (ppl ? (p.labels ?? []).length : p.attack ? p.attack.prompts.length : 1)) return false
   for (const it of built.items) if (it.iceIdx.length !== all.length) return false
   // With no examples nothing is measured: there is nothing to drop.
   if (all.length === 0) return true
@@ -745,6 +764,7 @@ export function renderRow(p: Prepared, testIndex: number, opts?: RenderOptions):
   for (const b of built.items) {
     const item: RenderedItem = { index: testIndex, promptList: renderPrompt(b.prompt, spans), iceIdx: b.iceIdx }
     if (p.mode === 'ppl') item.label = b.label
+    if (b.advPrompt !== undefined) item.advPrompt = b.advPrompt
     row.items.push(item)
     if (p.inferencer.type === 'MultiTurnGenInferencer') {
       renderTurns(p, testIndex, b.prompt as PromptList, item, warnings, spans)

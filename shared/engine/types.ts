@@ -85,6 +85,8 @@ export interface RenderedPrompt {
 export interface RenderedItem {
   index: number
   label?: unknown
+  /** AttackInferencer: the prompt of original_prompt_list this request carries. */
+  advPrompt?: string
   promptList?: RenderedPrompt
   modelInput?: ModelInput
   /** Request messages: OC OpenAI / HF chat conversions, AIS VLLMCustomAPIChat. */

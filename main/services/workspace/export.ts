@@ -12,7 +12,7 @@ import { MediaSlots, type Part } from '../export/media-slots'
 import { ordered } from '../export/ordered'
 import { LineBuffer } from '../export/line-json'
 import { tokenizePromptMedia } from '../export/prompt-media'
-import { renderPreparedRow, type RenderedForModels } from './render-row'
+import { renderPreparedRow, type RenderedForModels, type RenderedItem } from './render-row'
 import { sentMessages } from './render-meta'
 import type { ModelContext } from './model-render'
 import type { RowMediaInfo } from './model-media'
@@ -61,6 +61,8 @@ export interface ExportLine {
   label?: unknown
   /** Multi-turn: the request's turn, from 1 (upstream's turn_id + 1). Absent on generation lines. */
   turn?: number
+  /** AttackInferencer: the prompt of original_prompt_list the request carries. Absent otherwise. */
+  adv_prompt?: string
   prompt: unknown
   /** --format multimodal: each placeholder in the prompt's text (<image_1>, <audio_1>…) → its media part. */
   media?: Record<string, unknown>
@@ -162,7 +164,7 @@ type LineHead = Pick<ExportLine, 'index' | 'split' | 'variant' | 'status' | 'gol
  * One export line. Every line has the same keys in the same order (V8 then sees one object shape): the absent ones
  * are undefined, which JSON.stringify leaves out, so the JSON is that of an object with only the present keys.
  */
-function line(head: LineHead, model: string, tag: { label?: unknown; turn?: number }, format: ExportLine['format'], prompt: unknown, more: Partial<ExportLine>): ExportLine {
+function line(head: LineHead, model: string, tag: { label?: unknown; turn?: number; adv_prompt?: string }, format: ExportLine['format'], prompt: unknown, more: Partial<ExportLine>): ExportLine {
   return {
     index: head.index,
     split: head.split,
@@ -172,6 +174,7 @@ function line(head: LineHead, model: string, tag: { label?: unknown; turn?: numb
     model,
     label: tag.label,
     turn: tag.turn,
+    adv_prompt: tag.adv_prompt,
     format,
     prompt,
     media: more.media,
@@ -266,9 +269,10 @@ function messagesBeforeTemplate(m: ModelRender, prompt: RenderedForModels['promp
 }
 
 /** The row's requests: one per label or turn, or the single generation request (no extra fields). */
-function requests(r: RenderedForModels): { tag: { label?: unknown; turn?: number }; prompt: RenderedForModels['prompt']; promptList: RenderedForModels['promptList']; models: RenderedForModels['models'] }[] {
+function requests(r: RenderedForModels): { tag: { label?: unknown; turn?: number; adv_prompt?: string }; prompt: RenderedForModels['prompt']; promptList: RenderedForModels['promptList']; models: RenderedForModels['models'] }[] {
   if (!r.items) return [{ tag: {}, prompt: r.prompt, promptList: r.promptList, models: r.models }]
-  return r.items.map((it) => ({ tag: r.itemKind === 'label' ? { label: it.label } : { turn: it.turn }, prompt: it.prompt, promptList: it.promptList, models: it.models }))
+  const tag = (it: RenderedItem) => (r.itemKind === 'label' ? { label: it.label } : r.itemKind === 'adv_prompt' ? { adv_prompt: it.advPrompt } : { turn: it.turn })
+  return r.items.map((it) => ({ tag: tag(it), prompt: it.prompt, promptList: it.promptList, models: it.models }))
 }
 
 const brief = (p: { code: string; message: string; severity: string }) => ({ code: p.code, message: p.message, severity: p.severity })

@@ -26,7 +26,10 @@ const INFERENCER_NOTES: Record<string, { severity: 'info' | 'warning'; text: str
   PPLOnlyInferencer: { severity: 'info', text: "builds its prompts as GenInferencer does, asserts the reader has no output column, and scores each whole prompt's perplexity, parsed with mode='ppl' as get_ppl_from_template does (a dialogue's last BOT turn whole, no generation prefix); shown as such" },
   LLInferencer: { severity: 'info', text: "builds one prompt per label as PPLInferencer does, then scores the log-likelihood of each row's `cont` column after it (KeyError without one); shown as such" },
   ToTInferencer: { severity: 'warning', text: 'builds its first prompt as GenInferencer does; the later thought prompts need the model\'s answers and are not shown' },
-  AttackInferencer: { severity: 'warning', text: 'builds prompts as GenInferencer does, then inserts an adversarial prompt found at run time; shown without it' },
+  AttackInferencer: {
+    severity: 'warning',
+    text: "sends one request per prompt of original_prompt_list (the row's adv_key field set to it), built as GenInferencer builds its prompts; shown as such, one tab each. The adversarial prompts promptbench's Attack then derives from the model's accuracy need the model and are not shown"
+  },
   CLPInferencer: { severity: 'info', text: 'builds its prompts as GenInferencer does, refuses API models, and scores the first token of each of the first test row\'s `choices` (the scores need the model); shown as such' },
   SWCELossInferencer: { severity: 'info', text: 'tokenizes each row\'s text as it is (no meta or chat template), refuses API models, and computes a loss over sliding windows of every row\'s tokens (the windows need the model\'s tokenizer); each row\'s text is shown' },
   AgentInferencer: { severity: 'warning', text: "builds each row's chat as ChatInferencer does and hands it to an agent model, which writes the LLM's prompt with its own protocol (system prompt, tools, ReAct steps): the chat messages are shown, the agent's prompt is not" },

@@ -34,9 +34,9 @@ export interface RenderedForModels {
   problems: Diagnostic[]
   /** The conversation template: the row's final assistant turn, its reference answer (not sent to the models). */
   reference?: ReferenceAnswer | null
-  /** Several requests per row (PPL labels, multi-turn turns); the fields above are the first one's. */
+  /** Several requests per row (PPL labels, multi-turn turns, AttackInferencer's prompts); the fields above are the first one's. */
   items?: RenderedItem[]
-  itemKind?: 'label' | 'turn'
+  itemKind?: 'label' | 'turn' | 'adv_prompt'
 }
 
 /**
@@ -72,6 +72,17 @@ function renderPreparedRowText(prepared: Prepared, testIndex: number, rowIndex: 
       models: renderModels(b.prompt, prepared, rowIndex, models, spans, 'ppl', { testIndex, item: i, built, labelPrompts })
     }))
     return { ...firstOf(items), problems, items, itemKind: 'label' }
+  }
+  if (prepared.attack) {
+    // AttackInferencer: one request per prompt of original_prompt_list, each in the row's adv_key field.
+    const items: RenderedItem[] = built.items.map((b, i) => ({
+      title: String(i + 1),
+      advPrompt: b.advPrompt,
+      prompt: b.prompt,
+      promptList: blocks(b.prompt),
+      models: renderModels(b.prompt, prepared, rowIndex, models, spans, 'gen', { testIndex, item: i, built })
+    }))
+    return { ...firstOf(items), problems, items, itemKind: 'adv_prompt' }
   }
   const prompt = built.items[0].prompt
   if (isMultiTurn(prepared)) {

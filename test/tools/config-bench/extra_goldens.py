@@ -20,6 +20,9 @@ harness's registry, imported from the checkout's own files:
 - LLInferencer (opencompass/openicl/icl_inferencer/icl_ll_inferencer.py), run by `run_ll_case`: the real
   inference() with a model whose get_loglikelihood records the parsed label prompts and the `cont` values it is
   given (returning zeros); written in the shape of the harness's PPL cases.
+- AttackInferencer (opencompass/openicl/icl_inferencer/icl_attack_inferencer.py), run by `run_attack_case`: the
+  real predict() for each prompt of original_prompt_list, as OpenICLAttackTask's prompt selection calls it, the
+  model's generate_from_template recorded and the evaluator a stand-in (ZeroScore).
 - XiezhiRetriever (opencompass/datasets/xiezhi.py; the configs pass the class itself), entered like
   OlympiadBench.py below, run by the harness's own run_pipeline_case.
 - OlympiadBenchTemplate, OlympiadBenchRawTemplate (opencompass/datasets/OlympiadBench.py). The module is
@@ -61,6 +64,8 @@ def load(tree, shared):
     m.ll = importlib.import_module('opencompass.openicl.icl_inferencer.icl_ll_inferencer')
     m.pplonly = importlib.import_module('opencompass.openicl.icl_inferencer.icl_ppl_only_inferencer')
     m.sc = importlib.import_module('opencompass.openicl.icl_inferencer.icl_sc_inferencer')
+    m.attack = importlib.import_module('opencompass.openicl.icl_inferencer.icl_attack_inferencer')
+    sys.modules['opencompass.registry'].ICL_EVALUATORS.register_module(module=ZeroScore)
     clp = importlib.import_module('opencompass.openicl.icl_inferencer.icl_clp_inferencer')
     m.CLPInferencer = clp.CLPInferencer
     m.templates['OlympiadBenchTemplate'] = ob.OlympiadBenchTemplate
@@ -494,14 +499,119 @@ def pplonly_sc_cases():
     return out
 
 
+def run_attack_case(m, oc_run, inp, models):
+    """OpenICLAttackTask._inference up to its prompt selection: the templates, the retriever and AttackInferencer
+    built as the task builds them (dataset_cfg, the model's max_seq_len), then the real predict() for every prompt of
+    original_prompt_list in order, the model's generate_from_template recorded (each entry parsed with mode='gen')
+    and the evaluator a stand-in scoring 0. promptbench's Attack, which rewrites the prompt from those scores, is not
+    run. Items are prompt-major, as the task calls predict once per prompt."""
+    from common import Stage, build_from_cfg, decode_cfg_value, error_record, new_state, to_jsonable
+    import copy
+    import tempfile
+    HarnessLM, HarnessAPI = models
+    st = new_state()
+    infer_cfg = inp['infer_cfg']
+    tmp = tempfile.mkdtemp(prefix='ocgold_')
+    seen = []
+    try:
+        with Stage(st, 'dataset'):
+            dataset = oc_run.build_dataset(m, inp['reader_cfg'], inp.get('train', []), inp['test'])
+        with Stage(st, 'model'):
+            cls = HarnessLM if inp['parser'] == 'lm' else HarnessAPI
+            model = cls(copy.deepcopy(inp.get('meta_template')), inp.get('max_seq_len'))
+
+            def generate(entries, max_out_len, **kw):
+                seen.extend((e, model.parse_template(e, mode='gen')) for e in entries)
+                return [''] * len(entries)
+            model.generate_from_template = generate
+        with Stage(st, 'template'):
+            ice_template = prompt_template = None
+            if 'ice_template' in infer_cfg:
+                ice_template = build_from_cfg(infer_cfg['ice_template'], m.templates)
+            if 'prompt_template' in infer_cfg:
+                prompt_template = build_from_cfg(infer_cfg['prompt_template'], m.templates)
+        with Stage(st, 'retriever'):
+            retriever = build_from_cfg(infer_cfg['retriever'], m.retrievers, dataset=dataset)
+        with Stage(st, 'inferencer'):
+            inf_cfg = decode_cfg_value(copy.deepcopy(infer_cfg['inferencer']))
+            inf_cfg.pop('type')
+            inf_cfg.setdefault('max_out_len', 64)
+            inf_cfg['max_seq_len'] = inp.get('max_seq_len')
+            inf_cfg['dataset_cfg'] = {'reader_cfg': decode_cfg_value(inp['reader_cfg']), 'eval_cfg': {'evaluator': {'type': 'ZeroScore'}}}
+            inferencer = m.attack.AttackInferencer(model=model, output_json_filepath=tmp, **inf_cfg)
+            inferencer.get_dataloader = lambda data, size: [data[i:i + (size or 1)] for i in range(0, len(data), size or 1)]
+            inferencer.retriever = retriever
+            inferencer.prompt_template = prompt_template
+            inferencer.ice_template = ice_template
+            inferencer.output_json_filepath = tmp
+            inferencer.output_json_filename = 'attack'
+        prompts = infer_cfg['inferencer']['original_prompt_list']
+        n = len(inp['test'])
+        items = []
+        for k, adv in enumerate(prompts):
+            with Stage(st, 'prompt'):
+                inferencer.predict(adv)
+            for i in range(n):
+                entry, parsed = seen[k * n + i]
+                item = {'index': i, 'adv_prompt': adv, 'prompt_list': to_jsonable(entry), 'model_input': to_jsonable(parsed)}
+                if inp['parser'] == 'api':
+                    item.update(oc_run.api_extras(m, parsed))
+                items.append(item)
+        return {'ice_idx': [list(map(int, x)) for x in retriever.retrieve()], 'items': items}
+    except Exception as e:  # noqa
+        return error_record(e, st.stage)
+
+
+class ZeroScore:
+    def score(self, predictions, references):
+        return {'accuracy': 0}
+
+
+WNLI_READER = {'input_columns': ['sentence1', 'sentence2'], 'output_column': 'label_option'}
+WNLI_PROMPTS = ['Are the following two sentences entailment or not_entailment? Answer me with "A. entailment" or "B. not_entailment", just one word. ',
+                "Does the relationship between the given sentences represent entailment or not_entailment? Respond with 'A. entailment' or 'B. not_entailment'.",
+                "Assess the connection between the following {sentences} and classify it as 'A. entailment' or 'B. not_entailment'."]
+WNLI_INFER = {'prompt_template': {'type': 'PromptTemplate', 'template': {'round': [
+    {'role': 'HUMAN', 'prompt': '{adv_prompt}\nSentence 1: {sentence1}\nSentence 2: {sentence2}\nAnswer:'}]}},
+    'retriever': {'type': 'ZeroRetriever'},
+    'inferencer': {'type': 'AttackInferencer', 'original_prompt_list': WNLI_PROMPTS, 'adv_key': 'adv_prompt'}}
+WNLI_ROWS = [{'sentence1': 'The cat sat on the mat.', 'sentence2': 'A cat sat.', 'label_option': 'A'},
+             {'sentence1': 'It rained all {day}.', 'sentence2': 'The sun shone all day.', 'label_option': 'B'}]
+
+
+def attack_cases():
+    """configs/datasets/promptbench/promptbench_wnli_gen_50662f.py (its prompts cut to three), on both parsers; with
+    in-context examples cut by max_seq_len; without adv_key and without original_prompt_list."""
+    out = []
+    for mname, parser, meta in [('lm', 'lm', LM), ('api', 'api', API)]:
+        out.append({'id': f'oc-extra-AttackInferencer-{mname}', 'category': 'attack-inferencer',
+                    'input': {'kind': 'pipeline', 'reader_cfg': WNLI_READER, 'infer_cfg': WNLI_INFER, 'train': WNLI_ROWS,
+                              'test': WNLI_ROWS, 'mode': 'gen', 'parser': parser, 'meta_template': meta}})
+    fixk = dict(WNLI_INFER, ice_template={'type': 'PromptTemplate', 'template': {'round': [
+        {'role': 'HUMAN', 'prompt': 'Sentence 1: {sentence1}\nSentence 2: {sentence2}\nAnswer:'}, {'role': 'BOT', 'prompt': '{label_option}'}]}},
+        prompt_template={'type': 'PromptTemplate', 'template': {'begin': '</E>', 'round': [
+            {'role': 'HUMAN', 'prompt': '{adv_prompt}\nSentence 1: {sentence1}\nSentence 2: {sentence2}\nAnswer:'}]}, 'ice_token': '</E>'},
+        retriever={'type': 'FixKRetriever', 'fix_id_list': [0, 1]})
+    out.append({'id': 'oc-extra-AttackInferencer-max-seq-len', 'category': 'attack-inferencer',
+                'input': {'kind': 'pipeline', 'reader_cfg': WNLI_READER, 'infer_cfg': fixk, 'train': WNLI_ROWS,
+                          'test': WNLI_ROWS, 'mode': 'gen', 'parser': 'lm', 'meta_template': LM, 'max_seq_len': 64}})
+    for name, drop in [('no-adv-key', 'adv_key'), ('no-prompt-list', 'original_prompt_list')]:
+        inf = {k: v for k, v in WNLI_INFER['inferencer'].items() if k != drop}
+        out.append({'id': f'oc-extra-AttackInferencer-{name}', 'category': 'attack-inferencer',
+                    'input': {'kind': 'pipeline', 'reader_cfg': WNLI_READER, 'infer_cfg': dict(WNLI_INFER, inferencer=inf),
+                              'train': WNLI_ROWS, 'test': WNLI_ROWS, 'mode': 'gen', 'parser': 'lm', 'meta_template': LM}})
+    return out
+
+
 def main():
     tree, shared, out_file = sys.argv[1], sys.argv[2], sys.argv[3]
     m, oc_run = load(tree, shared)
     models = oc_run.make_models(m)
     recs = []
-    for c in cases() + clp_cases() + xiezhi_cases() + swce_cases() + ll_cases() + pplonly_sc_cases():
+    for c in cases() + clp_cases() + xiezhi_cases() + swce_cases() + ll_cases() + pplonly_sc_cases() + attack_cases():
         run = {'CLPInferencer': run_clp_case, 'SWCELossInferencer': run_swce_case, 'LLInferencer': run_ll_case,
-               'PPLOnlyInferencer': run_recorded_gen_case, 'SCInferencer': run_recorded_gen_case}.get(c['input']['infer_cfg']['inferencer']['type'])
+               'PPLOnlyInferencer': run_recorded_gen_case, 'SCInferencer': run_recorded_gen_case,
+               'AttackInferencer': run_attack_case}.get(c['input']['infer_cfg']['inferencer']['type'])
         exp = run(m, oc_run, c['input'], models) if run else oc_run.run_pipeline_case(m, c['input'], models)
         recs.append({'id': c['id'], 'family': 'opencompass', 'upstream': 'open-compass/opencompass@a5acc4bba3b658f151617a3b393602110fb7a740',
                      'category': c['category'], 'input': c['input'], 'expected': exp})

@@ -352,6 +352,68 @@ describe('render on AgentInferencer', () => {
   })
 })
 
+// configs/datasets/promptbench/promptbench_wnli_gen_50662f.py, its prompt list cut to two.
+const WNLI_ATTACK = `from opencompass.openicl.icl_prompt_template import PromptTemplate
+from opencompass.openicl.icl_retriever import ZeroRetriever
+from opencompass.openicl.icl_inferencer import AttackInferencer
+from opencompass.openicl.icl_evaluator import AccEvaluator
+from opencompass.datasets import wnliDataset
+
+wnli_reader_cfg = dict(
+    input_columns=['sentence1', 'sentence2'],
+    output_column='label_option',
+    train_split='validation',
+    test_split='validation')
+
+original_prompt_list = [
+    'Are the following two sentences entailment or not_entailment? Answer me with "A. entailment" or "B. not_entailment", just one word. ',
+    "Assess the connection between the following sentences and classify it as 'A. entailment' or 'B. not_entailment'.",
+]
+
+wnli_infer_cfg = dict(
+    prompt_template=dict(
+        type=PromptTemplate,
+        template=dict(round=[
+            dict(
+                role='HUMAN',
+                prompt="""{adv_prompt}
+Sentence 1: {sentence1}
+Sentence 2: {sentence2}
+Answer:"""),
+        ]),
+    ),
+    retriever=dict(type=ZeroRetriever),
+    inferencer=dict(
+        type=AttackInferencer,
+        original_prompt_list=original_prompt_list,
+        adv_key='adv_prompt'))
+
+wnli_datasets = [dict(abbr='wnli', type=wnliDataset, path='glue', name='wnli', reader_cfg=wnli_reader_cfg, infer_cfg=wnli_infer_cfg, eval_cfg=dict(evaluator=dict(type=AccEvaluator)))]
+`
+
+describe('render on AttackInferencer', () => {
+  const attackRender = async (extra: string[] = []) => {
+    writeFileSync(join(dir, 'wnli_attack.py'), WNLI_ATTACK)
+    writeFileSync(join(dir, 'wnli.jsonl'), JSON.stringify({ sentence1: 'The cat sat.', sentence2: 'A cat sat.', label_option: 'A' }) + '\n')
+    const r = await run(['render', '--config', join(dir, 'wnli_attack.py'), '--dataset', join(dir, 'wnli.jsonl'), '--model', 'opencompass-api', ...extra])
+    return { code: r.code, lines: r.out.trim().split('\n').map((l) => JSON.parse(l)) }
+  }
+
+  it('gives one request per listed prompt, each in the row\'s {adv_prompt} field, as the attack task\'s prompt selection sends them', async () => {
+    const { code, lines } = await attackRender(['--format', 'messages'])
+    expect(code).toBe(0)
+    expect(lines.map((l) => [l.adv_prompt.slice(0, 10), l.prompt])).toEqual([
+      ['Are the fo', [{ role: 'user', content: 'Are the following two sentences entailment or not_entailment? Answer me with "A. entailment" or "B. not_entailment", just one word. \nSentence 1: The cat sat.\nSentence 2: A cat sat.\nAnswer:' }]],
+      ['Assess the', [{ role: 'user', content: "Assess the connection between the following sentences and classify it as 'A. entailment' or 'B. not_entailment'.\nSentence 1: The cat sat.\nSentence 2: A cat sat.\nAnswer:" }]]
+    ])
+  })
+
+  it('says the adversarial prompts derived from the model\'s scores are not shown', async () => {
+    const { lines } = await attackRender()
+    expect(lines[0].problems).toContainEqual(expect.objectContaining({ code: 'attack-prompts', message: expect.stringContaining('one request per prompt of original_prompt_list (2)') }))
+  })
+})
+
 // configs/datasets/compassbench_20_v1_1/reason/compassbench_v1_reason_gen_d26d08.py, cut to one dataset.
 const COMPASSBENCH_REASON = `compassbench_v1_reason_datasets = [
     dict(path='data/compassbench_v1.1/reason/EN_Commonsense.jsonl',
