@@ -579,6 +579,11 @@ export interface BuiltItem {
   advPrompt?: string
   prompt: Prompt
   iceIdx: number[]
+  /**
+   * CLPInferencer after max_seq_len dropped examples: the rebuilt prompt is sent as built, not parsed with the
+   * model's meta template (upstream's quirk), so the model reads the template's text as it is.
+   */
+  unparsed?: boolean
 }
 
 export interface BuiltRow {
@@ -606,6 +611,8 @@ function isRaw(p: Prepared): boolean {
 export interface SeqLimit {
   maxSeqLen: number
   tokenLen: (prompt: Prompt, mode: Mode) => number
+  /** model.get_token_len of a prompt as built, not parsed (CLPInferencer measures its rebuilt prompts so). */
+  rawLen?: (prompt: Prompt, row: number) => number
 }
 
 /**
@@ -650,6 +657,10 @@ export function buildPromptList(p: Prepared, testIndex: number, limit?: SeqLimit
       idx = all
       let ice = generateIce(p, idx, 'prompt', warnings)
       let prompt = genPrompt(p, testIndex, ice, warnings, adv)
+      if (maxSeqLen !== null && p.inferencer.type === 'CLPInferencer') {
+        items.push(clpTruncate(p, testIndex, idx, prompt, warnings, maxSeqLen, measure, limit?.rawLen ?? engineRawLen))
+        continue
+      }
       if (maxSeqLen !== null) {
         while (idx.length > 0 && measure(prompt, 'gen') > maxSeqLen) {
           idx = idx.slice(0, -1)
@@ -666,6 +677,42 @@ export function buildPromptList(p: Prepared, testIndex: number, limit?: SeqLimit
   }
 }
 
+/**
+ * CLPInferencer.inference's own max_seq_len loop: the parsed prompt is measured with model.get_token_len, and while
+ * examples remain and `tokens + 1 > max_seq_len` (one token for the scored choice) the last example is dropped and
+ * the prompt rebuilt — but not parsed again: the rebuilt prompt is measured and sent as built (no meta template), a
+ * dialogue's PromptList included.
+ */
+function clpTruncate(p: Prepared, testIndex: number, all: number[], first: Prompt, warnings: EngineWarning[], maxSeqLen: number, measure: (prompt: Prompt, mode: Mode) => number, rawLen: (prompt: Prompt, row: number) => number): BuiltItem {
+  let idx = all
+  let prompt = first
+  let n = measure(prompt, 'gen')
+  let unparsed = false
+  while (idx.length > 0 && n + 1 > maxSeqLen) {
+    idx = idx.slice(0, -1)
+    prompt = genPrompt(p, testIndex, generateIce(p, idx, 'prompt', warnings), warnings)
+    unparsed = true
+    n = rawLen(prompt, testIndex)
+    noteTruncation(warnings, testIndex, idx.length)
+  }
+  if (unparsed)
+    warnings.push({
+      code: 'clp-unparsed-after-truncation',
+      message: "CLPInferencer dropped examples for max_seq_len and, as upstream does, does not parse the rebuilt prompt: the model reads the template's text as built, without its meta template.",
+      at: { row: testIndex }
+    })
+  return { prompt, iceIdx: idx, ...(unparsed ? { unparsed } : {}) }
+}
+
+/**
+ * The engine's model.get_token_len of an unparsed prompt: upstream's word/CJK heuristic (BaseAPIModel.get_token_len,
+ * the harness's models) runs re.findall on it, which a PromptList is not.
+ */
+function engineRawLen(prompt: Prompt, row: number): number {
+  if (isPromptList(prompt)) throw new PyRaise('TypeError', "expected string or bytes-like object, got 'PromptList'", 'inferencer', { row })
+  return countTokens(prompt.text)
+}
+
 /** Whether building the row under `limit` would keep every example of `built` (measured as the build measures). */
 function fitsAsBuilt(p: Prepared, testIndex: number, limit: SeqLimit, built: BuiltRow): boolean {
   if (built.error) return false
@@ -675,7 +722,9 @@ function fitsAsBuilt(p: Prepared, testIndex: number, limit: SeqLimit, built: Bui
   for (const it of built.items) if (it.iceIdx.length !== all.length) return false
   // With no examples nothing is measured: there is nothing to drop.
   if (all.length === 0) return true
-  for (const it of built.items) if (limit.tokenLen(it.prompt, ppl ? 'ppl' : 'gen') > limit.maxSeqLen) return false
+  // CLPInferencer keeps a token for the scored choice.
+  const margin = p.inferencer.type === 'CLPInferencer' ? 1 : 0
+  for (const it of built.items) if (limit.tokenLen(it.prompt, ppl ? 'ppl' : 'gen') + margin > limit.maxSeqLen) return false
   return true
 }
 
@@ -777,7 +826,7 @@ export function renderRow(p: Prepared, testIndex: number, opts?: RenderOptions):
       row.error = item.error
       break
     }
-    const parsed = tryParse(p, b.prompt, parseMode(p), testIndex, plainList, warnings)
+    const parsed = b.unparsed ? unparsedInput(b.prompt) : tryParse(p, b.prompt, parseMode(p), testIndex, plainList, warnings)
     if ('error' in parsed) {
       item.error = parsed.error
       row.error = parsed.error
@@ -787,6 +836,11 @@ export function renderRow(p: Prepared, testIndex: number, opts?: RenderOptions):
     if (p.parser === 'api' && parseMode(p) === 'gen') requestMessages(p, parsedJson(parsed), item)
   }
   return row
+}
+
+/** A CLP prompt rebuilt after truncation reaches the model as built (only text gets that far: see clpTruncate). */
+function unparsedInput(prompt: Prompt): Parsed {
+  return { kind: 'text', s: prompt as Exclude<Prompt, PromptList> }
 }
 
 function tryParse(p: Prepared, prompt: Prompt, mode: Mode, row: number, plainList: boolean, warnings: EngineWarning[]): Parsed | { error: EngineError } {

@@ -30,7 +30,10 @@ const INFERENCER_NOTES: Record<string, { severity: 'info' | 'warning'; text: str
     severity: 'warning',
     text: "sends one request per prompt of original_prompt_list (the row's adv_key field set to it), built as GenInferencer builds its prompts; shown as such, one tab each. The adversarial prompts promptbench's Attack then derives from the model's accuracy need the model and are not shown"
   },
-  CLPInferencer: { severity: 'info', text: 'builds its prompts as GenInferencer does, refuses API models, and scores the first token of each of the first test row\'s `choices` (the scores need the model); shown as such' },
+  CLPInferencer: {
+    severity: 'info',
+    text: "builds its prompts as GenInferencer does, refuses API models, and scores the first token of each of the first test row's `choices` (the scores need the model); shown as such. Under max_seq_len it keeps a token for the choice and, once examples are dropped, measures and sends the rebuilt prompt without parsing it (upstream's quirk: no meta template; a dialogue then fails in the tokenizer)"
+  },
   SWCELossInferencer: { severity: 'info', text: 'tokenizes each row\'s text as it is (no meta or chat template), refuses API models, and computes a loss over sliding windows of every row\'s tokens (the windows need the model\'s tokenizer); each row\'s text is shown' },
   AgentInferencer: { severity: 'warning', text: "builds each row's chat as ChatInferencer does and hands it to an agent model, which writes the LLM's prompt with its own protocol (system prompt, tools, ReAct steps): the chat messages are shown, the agent's prompt is not" },
   BFCLV3FunctionCallInferencer: {

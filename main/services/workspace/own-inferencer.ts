@@ -1,7 +1,7 @@
 // Where the inferencer, not the model's template, decides a model's input: CLP, SWCELoss and LL inferencers, and PPL
 // scoring on a model class that cannot score. What a model can do is its class's (model-classes.generated.ts, read
 // from upstream's classes), not its parser's: HuggingFaceChatGLM3 parses with the API parser and still scores PPL.
-import type { ModelRender, Segment } from '../../../shared/api/types'
+import type { Diagnostic, ModelRender, Segment } from '../../../shared/api/types'
 import { applyMetaTemplate, clpRefusal, type Prepared, type Prompt, type PromptList, swcePromptCheck, swceRefusal, toEngineError, toSegments } from '../../../shared/engine'
 import type { HarnessSpec, ModelProfile } from '../../../shared/models'
 import { modelClassInfo } from '../../../shared/models/model-classes'
@@ -64,9 +64,25 @@ export function ownInferencerRender(prompt: Prompt, prepared: Prepared, m: Model
   }
   const refused = cls.isApi ? swceRefusal('api') : swcePromptCheck(prompt, rowIndex)
   if (refused) return fail(refused)
+  return asBuilt(prompt, m, spans, [])
+}
+
+/** The prompt's text as the template built it, with no meta or chat template (the caller checked it is text). */
+function asBuilt(prompt: Prompt, m: ModelContext, spans: boolean, problems: Diagnostic[]): ModelRender {
   const s = prompt as Exclude<Prompt, PromptList>
   const tokens = m.counter.count(s.text)
-  return { ...base, kind: 'text', text: s.text, ...(spans ? { segments: toSegments(s) as Segment[] } : {}), tokens, problems: withLength([], tokens.count, m.profile.context_length) }
+  return { ...modelBase(m.profile), kind: 'text', text: s.text, ...(spans ? { segments: toSegments(s) as Segment[] } : {}), tokens, problems: withLength(problems, tokens.count, m.profile.context_length) }
+}
+
+const CLP_UNPARSED: Diagnostic = Object.freeze({
+  code: 'clp-unparsed-after-truncation',
+  severity: 'warning',
+  message: "CLPInferencer dropped in-context examples for max_seq_len and, as upstream does, does not parse the rebuilt prompt: the model reads the template's text as built, without its meta template."
+})
+
+/** CLPInferencer's prompt rebuilt after max_seq_len dropped examples (clpTruncate): sent as built, never parsed. */
+export function clpUnparsedRender(prompt: Prompt, m: ModelContext, spans: boolean): ModelRender {
+  return asBuilt(prompt, m, spans, [CLP_UNPARSED])
 }
 
 /**

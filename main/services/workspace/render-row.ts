@@ -14,12 +14,12 @@ import { metaSeqLimit, withExamples } from './seq-limit'
 import { conversationOf } from './variants'
 import { renderConversationRow } from './render-conversation'
 import { renderChatRow } from './render-chat-row'
-import { ownInferencerRender } from './own-inferencer'
+import { clpUnparsedRender, ownInferencerRender } from './own-inferencer'
 import { renderMeta } from './render-meta'
 import { renderConversation } from './render-messages'
 import { renderHarness } from './render-harness'
 import { type RowMediaInfo, withMediaTokens } from './model-media'
-import { engineProblem, type ModelContext } from './model-render'
+import { engineProblem, modelBase, type ModelContext } from './model-render'
 import { promptBlocks } from './prompt-blocks'
 
 /** One request of a row (a PPL label or a multi-turn turn) with its PromptList, for export and the matrix. */
@@ -119,8 +119,11 @@ function renderModels(prompt: Prompt, prepared: Prepared, rowIndex: number, mode
     const limit = !own ? undefined : h ? harnessSeqLimit(m.profile, h, (t) => m.counter.count(t)) : metaSeqLimit(m, prepared.family)
     if (!limit || !own) return render(prompt)
     const built = buildPromptList(prepared, own.testIndex, limit, own.built)
+    // Measuring with the model's own tokenizer can fail where the engine's did not (CLP's unparsed PromptList).
+    if (built.error) return { ...modelBase(m.profile), kind: 'text', text: '', problems: [engineProblem(built.error, 'error')] }
     const item = built.items[own.item]
-    return withExamples(render(item?.prompt ?? prompt), prepared.iceIdx[own.testIndex]?.length ?? 0, item, limit, mode, h ? `${h.wrapper} ` : '', m.counter.exact)
+    const shown = item?.unparsed ? clpUnparsedRender(item.prompt, m, spans) : render(item?.prompt ?? prompt)
+    return withExamples(shown, prepared.iceIdx[own.testIndex]?.length ?? 0, item, limit, mode, h ? `${h.wrapper} ` : '', m.counter.exact)
   })
 }
 

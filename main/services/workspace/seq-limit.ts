@@ -4,7 +4,7 @@
 // an API model counts words and CJK characters (BaseAPIModel.get_token_len). Chat-template wrappers measure their
 // own way (shared/models/harness.ts). The model's column then shows the truncated prompt and "5 → 3 examples".
 import type { ModelRender } from '../../../shared/api/types'
-import { applyMetaTemplate, countTokens, parsedJson, toModelInput, type BuiltItem, type Family, type Mode, type SeqLimit } from '../../../shared/engine'
+import { applyMetaTemplate, countTokens, isPromptList, parsedJson, PyRaise, toModelInput, type BuiltItem, type Family, type Mode, type SeqLimit } from '../../../shared/engine'
 import type { ModelContext } from './model-render'
 
 export function metaSeqLimit(m: ModelContext, family: Family): SeqLimit | undefined {
@@ -26,6 +26,11 @@ export function metaSeqLimit(m: ModelContext, family: Family): SeqLimit | undefi
       const input = toModelInput(applied.parsed, false)
       const text = input.kind === 'text' ? input.text : JSON.stringify(parsedJson(applied.parsed))
       return m.counter.count(text, { addSpecialTokens: true }).count
+    },
+    rawLen(prompt, row) {
+      // HuggingFace.get_token_len: len(tokenizer.encode(prompt)), which takes text.
+      if (isPromptList(prompt)) throw new PyRaise('TokenizerPromptList', 'model.get_token_len hands this rebuilt PromptList (a dialogue template, not parsed) to the tokenizer, which takes text: upstream fails here (the exception depends on the tokenizer)', 'inferencer', { row })
+      return m.counter.count(prompt.text, { addSpecialTokens: true }).count
     }
   }
 }

@@ -126,12 +126,12 @@ def run_clp_case(m, oc_run, inp, models):
             inf_cfg = decode_cfg_value(copy.deepcopy(infer_cfg['inferencer']))
             inf_cfg.pop('type')
             inferencer = m.CLPInferencer(model=model, max_seq_len=inp.get('max_seq_len'), output_json_filepath=tmp, **inf_cfg)
-        prompts, inputs = [], []
+        prompts, inputs = {}, []
         real_gen = retriever.generate_prompt_for_generate_task
 
-        def gen(*a, **k):
-            p = real_gen(*a, **k)
-            prompts.append(p)
+        def gen(idx, *a, **k):
+            p = real_gen(idx, *a, **k)
+            prompts[idx] = p  # max_seq_len rebuilds a row's prompt: the last one is the row's
             return p
         retriever.generate_prompt_for_generate_task = gen
 
@@ -142,8 +142,8 @@ def run_clp_case(m, oc_run, inp, models):
         with Stage(st, 'inferencer'):
             inferencer.inference(retriever, ice_template=ice_template, prompt_template=prompt_template)
         return {'ice_idx': [list(map(int, x)) for x in retriever.retrieve()],
-                'items': [{'index': i, 'prompt_list': to_jsonable(p), 'model_input': to_jsonable(t)}
-                          for i, (p, t) in enumerate(zip(prompts, inputs))]}
+                'items': [{'index': i, 'prompt_list': to_jsonable(prompts[i]), 'model_input': to_jsonable(t)}
+                          for i, t in enumerate(inputs)]}
     except Exception as e:  # noqa
         return error_record(e, st.stage)
 
@@ -322,6 +322,16 @@ def clp_cases():
     out.append({'id': 'oc-extra-CLPInferencer-no-choices', 'category': 'clp-inferencer',
                 'input': {'kind': 'pipeline', 'reader_cfg': reader, 'infer_cfg': CIVIL_INFER, 'train': no_choices,
                           'test': no_choices, 'mode': 'gen', 'parser': 'lm', 'meta_template': LM}})
+    # max_seq_len: examples dropped, the rebuilt prompt sent unparsed (a string template), or measured unparsed and
+    # failing (a dialogue: get_token_len's re.findall on a PromptList).
+    ice = {'type': 'PromptTemplate', 'template': 'Text: {text}\nAnswer: {label}'}
+    for name, tpl in [('string', 'Some examples:\n</E>\nText: {text}\nQuestion: Is it rude?\nAnswer:'),
+                      ('dialogue', {'begin': '</E>', 'round': [{'role': 'HUMAN', 'prompt': 'Text: {text}\nQuestion: Is it rude?\nAnswer:'}]})]:
+        fixk = dict(CIVIL_INFER, ice_template=ice, prompt_template={'type': 'PromptTemplate', 'template': tpl, 'ice_token': '</E>'},
+                    retriever={'type': 'FixKRetriever', 'fix_id_list': [0, 1]})
+        out.append({'id': f'oc-extra-CLPInferencer-max-seq-len-{name}', 'category': 'clp-inferencer',
+                    'input': {'kind': 'pipeline', 'reader_cfg': reader, 'infer_cfg': fixk, 'train': CIVIL_ROWS,
+                              'test': CIVIL_ROWS, 'mode': 'gen', 'parser': 'lm', 'meta_template': LM, 'max_seq_len': 20}})
     multi = dict(CIVIL_INFER, inferencer={'type': 'CLPInferencer', 'single_token': False})
     out.append({'id': 'oc-extra-CLPInferencer-single-token-false', 'category': 'clp-inferencer',
                 'input': {'kind': 'pipeline', 'reader_cfg': reader, 'infer_cfg': multi, 'train': CIVIL_ROWS,

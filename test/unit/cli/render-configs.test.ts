@@ -182,6 +182,43 @@ describe('render on CLPInferencer', () => {
   })
 })
 
+describe('render on CLPInferencer with max_seq_len', () => {
+  // CIVIL_CLP with two in-context examples (FixKRetriever over the same split) and a dialogue prompt template.
+  const fewShot = CIVIL_CLP.replace(
+    'civilcomments_infer_cfg = dict(\n    prompt_template=dict(\n        type=PromptTemplate,\n        template=dict(round=[',
+    "civilcomments_infer_cfg = dict(\n    ice_template=dict(type=PromptTemplate, template='Text: {text}\\nAnswer: {label}'),\n    prompt_template=dict(\n        type=PromptTemplate,\n        ice_token='</E>',\n        template=dict(begin='</E>', round=["
+  )
+    .replace('retriever=dict(type=ZeroRetriever)', 'retriever=dict(type=FixKRetriever, fix_id_list=[0, 1])')
+    .replace('import ZeroRetriever', 'import FixKRetriever')
+  // configs/models/hf_internlm/hf_internlm2_chat_7b.py's meta template on a HuggingFaceCausalLM with a small max_seq_len.
+  const model = (maxSeqLen: number) => `from opencompass.models import HuggingFaceCausalLM
+
+_meta_template = dict(round=[
+    dict(role='HUMAN', begin='<|im_start|>user\\n', end='<|im_end|>\\n'),
+    dict(role='BOT', begin='<|im_start|>assistant\\n', end='<|im_end|>\\n', generate=True),
+])
+models = [dict(type=HuggingFaceCausalLM, abbr='internlm2-chat-hf', path='internlm/internlm2-chat-7b', meta_template=_meta_template, max_seq_len=${maxSeqLen}, batch_size=1)]
+`
+  const clpRender = async (maxSeqLen: number) => {
+    writeFileSync(join(dir, 'civil.py'), fewShot)
+    writeFileSync(join(dir, 'model.py'), model(maxSeqLen))
+    const rows = [{ text: 'You are kind.', label: 0, choices: ['no', 'yes'] }, { text: 'Go away, idiot.', label: 1, choices: ['no', 'yes'] }]
+    writeFileSync(join(dir, 'civil.jsonl'), rows.map((x) => JSON.stringify(x)).join('\n') + '\n')
+    const r = await run(['render', '--config', join(dir, 'civil.py'), '--dataset', join(dir, 'civil.jsonl'), '--model', join(dir, 'model.py')])
+    return { code: r.code, lines: r.out.trim().split('\n').map((l) => JSON.parse(l)) }
+  }
+
+  it('renders the parsed dialogue with its examples when the prompt fits', async () => {
+    const { code, lines } = await clpRender(4096)
+    expect([code, lines[0].prompt.startsWith('Text: You are kind.\nAnswer: 0\nText: Go away, idiot.\nAnswer: 1\n<|im_start|>user\n')]).toEqual([0, true])
+  })
+
+  it('fails once examples are dropped: upstream measures the rebuilt dialogue without parsing it, and the tokenizer takes text', async () => {
+    const { code, lines } = await clpRender(20)
+    expect([code, lines.map((l) => l.problems?.find((p: { severity: string }) => p.severity === 'error')?.code)]).toEqual([1, ['TokenizerPromptList', 'TokenizerPromptList']])
+  })
+})
+
 // configs/datasets/OlympiadBench/OlympiadBench_0shot_gen_be8b13.py, cut to one category.
 const OLYMPIAD = `from opencompass.openicl.icl_retriever import ZeroRetriever
 from opencompass.openicl.icl_inferencer import GenInferencer
