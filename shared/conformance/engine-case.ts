@@ -70,6 +70,7 @@ function itemOut(it: RenderedItem, family: Family, parser: string, mode: string,
   const o: Record<string, unknown> = { index: it.index }
   if (mode === 'ppl') o.label = it.label
   if (it.advPrompt !== undefined) o.adv_prompt = it.advPrompt
+  if (it.request !== undefined) o.request = it.request
   o.prompt_list = it.promptList?.json
   if (multiturn) {
     o.turns = (it.turns ?? []).map((t) => {

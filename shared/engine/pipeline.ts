@@ -10,6 +10,7 @@ import { perItem, promptJson, strItem } from './prompt-list'
 import { decodeLabelDicts, jsonObject, pyKeyEq, pyRepr, pyStr, pyTruthy } from '../python/json'
 import { olympiadEntry } from './olympiad'
 import { attackEntry, attackPrompts, type AttackPrompts } from './attack'
+import { totFirstRequest, totPlan, type TotPlan } from './tot'
 import { pySetOrder } from './py-set-order'
 import { retrieveIndices } from './retrievers'
 import { splitTurns } from './turns'
@@ -66,6 +67,8 @@ export interface Prepared {
   rowNote?: EngineWarning
   /** AttackInferencer: the prompts of original_prompt_list, one request each (attack.ts). */
   attack?: AttackPrompts
+  /** ToTInferencer: how its prompt wrapper makes the first request from the row's prompt (tot.ts). */
+  tot?: TotPlan
 }
 
 const SEP_PATH = 'retriever.ice_separator'
@@ -202,6 +205,10 @@ export function preparePipeline(input: PipelineInput): Prepared | EngineError {
     if (inferencer.type === 'CLPInferencer') clpChoices(p)
     if (inferencer.type === 'SWCELossInferencer') swcePrepare(p, inf)
     if (inferencer.type === 'PPLOnlyInferencer') pplOnlyPrepare(p)
+    if (inferencer.type === 'ToTInferencer') {
+      p.tot = totPlan(inf)
+      p.rowNote = p.tot.note
+    }
     if (inferencer.type === 'AttackInferencer') {
       p.attack = attackPrompts(inf)
       p.rowNote = p.attack.note
@@ -579,6 +586,8 @@ export interface BuiltItem {
   advPrompt?: string
   prompt: Prompt
   iceIdx: number[]
+  /** ToTInferencer: the request the model receives instead of `prompt` (its wrapper's first request, tot.ts). */
+  request?: SStr
   /**
    * CLPInferencer after max_seq_len dropped examples: the rebuilt prompt is sent as built, not parsed with the
    * model's meta template (upstream's quirk), so the model reads the template's text as it is.
@@ -669,7 +678,7 @@ export function buildPromptList(p: Prepared, testIndex: number, limit?: SeqLimit
           noteTruncation(warnings, testIndex, idx.length)
         }
       }
-      items.push({ prompt, iceIdx: idx, ...(adv === undefined ? {} : { advPrompt: p.attack!.prompts[adv] }) })
+      items.push({ prompt, iceIdx: idx, ...(adv === undefined ? {} : { advPrompt: p.attack!.prompts[adv] }), ...(p.tot ? { request: totFirstRequest(p.tot, prompt, testIndex) } : {}) })
     }
     return { items, warnings }
   } catch (e) {
@@ -826,7 +835,8 @@ export function renderRow(p: Prepared, testIndex: number, opts?: RenderOptions):
       row.error = item.error
       break
     }
-    const parsed = b.unparsed ? unparsedInput(b.prompt) : tryParse(p, b.prompt, parseMode(p), testIndex, plainList, warnings)
+    if (b.request) item.request = b.request.text
+    const parsed = b.unparsed ? unparsedInput(b.prompt) : tryParse(p, b.request ?? b.prompt, parseMode(p), testIndex, plainList, warnings)
     if ('error' in parsed) {
       item.error = parsed.error
       row.error = parsed.error

@@ -87,6 +87,8 @@ export interface RenderedItem {
   label?: unknown
   /** AttackInferencer: the prompt of original_prompt_list this request carries. */
   advPrompt?: string
+  /** ToTInferencer: the first request its prompt wrapper makes of the prompt (what the model parses instead). */
+  request?: string
   promptList?: RenderedPrompt
   modelInput?: ModelInput
   /** Request messages: OC OpenAI / HF chat conversions, AIS VLLMCustomAPIChat. */

@@ -25,7 +25,10 @@ const INFERENCER_NOTES: Record<string, { severity: 'info' | 'warning'; text: str
   SCInferencer: { severity: 'info', text: 'builds its prompts as GenInferencer does (then samples sc_size answers); shown as such' },
   PPLOnlyInferencer: { severity: 'info', text: "builds its prompts as GenInferencer does, asserts the reader has no output column, and scores each whole prompt's perplexity, parsed with mode='ppl' as get_ppl_from_template does (a dialogue's last BOT turn whole, no generation prefix); shown as such" },
   LLInferencer: { severity: 'info', text: "builds one prompt per label as PPLInferencer does, then scores the log-likelihood of each row's `cont` column after it (KeyError without one); shown as such" },
-  ToTInferencer: { severity: 'warning', text: 'builds its first prompt as GenInferencer does; the later thought prompts need the model\'s answers and are not shown' },
+  ToTInferencer: {
+    severity: 'warning',
+    text: "builds each row's prompt as GenInferencer does but sends what its prompt wrapper (Game24PromptWrapper) makes of it: the models show step 0's request (propose, or the standard / cot sample prompt); the later requests (each thought's value or vote, the next steps) need the model's answers and are not shown"
+  },
   AttackInferencer: {
     severity: 'warning',
     text: "sends one request per prompt of original_prompt_list (the row's adv_key field set to it), built as GenInferencer builds its prompts; shown as such, one tab each. The adversarial prompts promptbench's Attack then derives from the model's accuracy need the model and are not shown"

@@ -101,7 +101,9 @@ function renderPreparedRowText(prepared: Prepared, testIndex: number, rowIndex: 
     if (items.length === 0) return { promptList: blocks(prompt), prompt, models: [], problems }
     return { ...firstOf(items), problems, items, itemKind: 'turn' }
   }
-  return { promptList: blocks(prompt), prompt, models: renderModels(prompt, prepared, rowIndex, models, spans, parseMode(prepared), { testIndex, item: 0, built }), problems }
+  // ToTInferencer: the models receive its wrapper's first request made of the prompt, not the prompt.
+  const sent = built.items[0].request ?? prompt
+  return { promptList: blocks(prompt), prompt, models: renderModels(sent, prepared, rowIndex, models, spans, parseMode(prepared), { testIndex, item: 0, built }), problems }
 }
 
 /**
@@ -122,7 +124,7 @@ function renderModels(prompt: Prompt, prepared: Prepared, rowIndex: number, mode
     // Measuring with the model's own tokenizer can fail where the engine's did not (CLP's unparsed PromptList).
     if (built.error) return { ...modelBase(m.profile), kind: 'text', text: '', problems: [engineProblem(built.error, 'error')] }
     const item = built.items[own.item]
-    const shown = item?.unparsed ? clpUnparsedRender(item.prompt, m, spans) : render(item?.prompt ?? prompt)
+    const shown = item?.unparsed ? clpUnparsedRender(item.prompt, m, spans) : render(item?.request ?? item?.prompt ?? prompt)
     return withExamples(shown, prepared.iceIdx[own.testIndex]?.length ?? 0, item, limit, mode, h ? `${h.wrapper} ` : '', m.counter.exact)
   })
 }

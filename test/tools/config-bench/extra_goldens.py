@@ -23,6 +23,8 @@ harness's registry, imported from the checkout's own files:
 - AttackInferencer (opencompass/openicl/icl_inferencer/icl_attack_inferencer.py), run by `run_attack_case`: the
   real predict() for each prompt of original_prompt_list, as OpenICLAttackTask's prompt selection calls it, the
   model's generate_from_template recorded and the evaluator a stand-in (ZeroScore).
+- ToTInferencer (icl_tot_inferencer.py) with Game24PromptWrapper (opencompass/datasets/game24.py; pandas, which only
+  its loader uses, a stand-in), run by `run_tot_case`: the real inference(), the model's calls recorded.
 - XiezhiRetriever (opencompass/datasets/xiezhi.py; the configs pass the class itself), entered like
   OlympiadBench.py below, run by the harness's own run_pipeline_case.
 - OlympiadBenchTemplate, OlympiadBenchRawTemplate (opencompass/datasets/OlympiadBench.py). The module is
@@ -44,7 +46,7 @@ def load(tree, shared):
     sys.path.insert(0, os.path.join(shared, 'upstream', 'opencompass', 'harness'))
     import oc_loader  # noqa: E402
     import oc_run  # noqa: E402
-    from stubs import _module, package_stub  # noqa: E402
+    from stubs import FakeRegistry, _module, package_stub  # noqa: E402
     m = oc_loader.load_opencompass(tree)
     pkg = os.path.join(m.root, 'opencompass')
     # Stand-ins for what OlympiadBench.py imports for its loader and evaluator only.
@@ -65,6 +67,10 @@ def load(tree, shared):
     m.pplonly = importlib.import_module('opencompass.openicl.icl_inferencer.icl_ppl_only_inferencer')
     m.sc = importlib.import_module('opencompass.openicl.icl_inferencer.icl_sc_inferencer')
     m.attack = importlib.import_module('opencompass.openicl.icl_inferencer.icl_attack_inferencer')
+    sys.modules['opencompass.registry'].TOT_WRAPPER = FakeRegistry('tot_wrapper')
+    _module('pandas')  # game24.py's loader reads a CSV with it; the prompt wrapper does not
+    m.tot = importlib.import_module('opencompass.openicl.icl_inferencer.icl_tot_inferencer')
+    m.game24 = importlib.import_module('opencompass.datasets.game24')
     sys.modules['opencompass.registry'].ICL_EVALUATORS.register_module(module=ZeroScore)
     clp = importlib.import_module('opencompass.openicl.icl_inferencer.icl_clp_inferencer')
     m.CLPInferencer = clp.CLPInferencer
@@ -577,6 +583,102 @@ class ZeroScore:
         return {'accuracy': 0}
 
 
+def run_tot_case(m, oc_run, inp, models):
+    """OpenICLInferTask._inference with ToTInferencer: the real inference(), every model call recorded. The model
+    answers '' (num_return_sequences of them) so tot_solve runs its steps; the first request of each row's tot_solve
+    is step 0's generation prompt (the prompt wrapper's propose / standard / cot wrap of the row's prompt), the only
+    request that does not depend on the model's answers. Items: that request and its mode='gen' parse; origin_prompt
+    is what the inferencer logs (the row's prompt parsed with mode='gen')."""
+    from common import Stage, build_from_cfg, decode_cfg_value, error_record, new_state, to_jsonable
+    import copy
+    import tempfile
+    HarnessLM, HarnessAPI = models
+    st = new_state()
+    infer_cfg = inp['infer_cfg']
+    tmp = tempfile.mkdtemp(prefix='ocgold_')
+    calls = []  # per row: its prompt x and the prompts of each generate_from_template call
+    try:
+        with Stage(st, 'dataset'):
+            dataset = oc_run.build_dataset(m, inp['reader_cfg'], inp.get('train', []), inp['test'])
+        with Stage(st, 'model'):
+            cls = HarnessLM if inp['parser'] == 'lm' else HarnessAPI
+            model = cls(copy.deepcopy(inp.get('meta_template')), inp.get('max_seq_len'))
+
+            def generate(entries, max_out_len, num_return_sequences=1, **kw):
+                calls[-1][1].extend(entries)
+                return [''] * num_return_sequences
+            model.generate_from_template = generate
+        with Stage(st, 'template'):
+            ice_template = prompt_template = None
+            if 'ice_template' in infer_cfg:
+                ice_template = build_from_cfg(infer_cfg['ice_template'], m.templates)
+            if 'prompt_template' in infer_cfg:
+                prompt_template = build_from_cfg(infer_cfg['prompt_template'], m.templates)
+        with Stage(st, 'retriever'):
+            retriever = build_from_cfg(infer_cfg['retriever'], m.retrievers, dataset=dataset)
+        with Stage(st, 'inferencer'):
+            inf_cfg = decode_cfg_value(copy.deepcopy(infer_cfg['inferencer']))
+            inf_cfg.pop('type')
+            inf_cfg.setdefault('max_out_len', 64)
+            wrapper = inf_cfg.get('prompt_wrapper') or {}
+            if isinstance(wrapper.get('type'), str):
+                wrapper['type'] = getattr(m.game24, wrapper['type'].split('.')[-1])
+            inferencer = m.tot.ToTInferencer(model=model, max_seq_len=inp.get('max_seq_len'), output_json_filepath=tmp, **inf_cfg)
+            inferencer.get_dataloader = lambda data, size: [data[i:i + (size or 1)] for i in range(0, len(data), size or 1)]
+            real_solve = inferencer.tot_solve
+
+            def solve(x):
+                calls.append((x, []))
+                return real_solve(x)
+            inferencer.tot_solve = solve
+        with Stage(st, 'prompt'):
+            inferencer.inference(retriever, ice_template=ice_template, prompt_template=prompt_template)
+        items = []
+        for i, (x, requests) in enumerate(calls):
+            first = requests[0]
+            parsed = model.parse_template(first, mode='gen')
+            item = {'index': i, 'prompt_list': to_jsonable(x), 'request': first, 'model_input': to_jsonable(parsed)}
+            if inp['parser'] == 'api':
+                item.update(oc_run.api_extras(m, parsed))
+            items.append(item)
+        return {'ice_idx': [list(map(int, x)) for x in retriever.retrieve()], 'items': items}
+    except Exception as e:  # noqa
+        return error_record(e, st.stage)
+
+
+GAME24_READER = {'input_columns': ['input'], 'output_column': 'output'}
+GAME24_INFER = {'prompt_template': {'type': 'PromptTemplate', 'template': '{input}'}, 'retriever': {'type': 'ZeroRetriever'},
+                'inferencer': {'type': 'ToTInferencer', 'generation_kwargs': {'do_sample': False, 'temperature': 0.7},
+                               'method_generate': 'propose', 'method_evaluate': 'value', 'method_select': 'greedy',
+                               'n_evaluate_sample': 3, 'n_select_sample': 5, 'prompt_wrapper': {'type': 'Game24PromptWrapper'}}}
+GAME24_ROWS = [{'input': '4 5 6 10', 'output': '(5 * (10 - 4)) - 6'},
+               {'input': '1 1 4 6\n2 + 22 = 24 (left: 24)', 'output': '1 * 1 * 4 * 6'}]
+
+
+def tot_cases():
+    """configs/datasets/game24/game24_gen_52a460.py on both parsers (the second row's last line has 24 left, so
+    propose_prompt_wrap turns to the cot prompt), the standard and cot sample prompts, a dialogue template (propose
+    calls .strip() on its PromptList) and a wrapper without type."""
+    out = []
+    for mname, parser, meta in [('lm', 'lm', LM), ('api', 'api', API)]:
+        out.append({'id': f'oc-extra-ToTInferencer-propose-{mname}', 'category': 'tot-inferencer',
+                    'input': {'kind': 'pipeline', 'reader_cfg': GAME24_READER, 'infer_cfg': GAME24_INFER, 'train': GAME24_ROWS,
+                              'test': GAME24_ROWS, 'mode': 'gen', 'parser': parser, 'meta_template': meta}})
+    for sample in ['standard', 'cot']:
+        inf = dict(GAME24_INFER['inferencer'], method_generate='sample', prompt_sample=sample, n_generate_sample=2)
+        out.append({'id': f'oc-extra-ToTInferencer-sample-{sample}', 'category': 'tot-inferencer',
+                    'input': {'kind': 'pipeline', 'reader_cfg': GAME24_READER, 'infer_cfg': dict(GAME24_INFER, inferencer=inf),
+                              'train': GAME24_ROWS, 'test': GAME24_ROWS, 'mode': 'gen', 'parser': 'lm', 'meta_template': LM}})
+    dialogue = {'type': 'PromptTemplate', 'template': {'round': [{'role': 'HUMAN', 'prompt': '{input}'}]}}
+    for name, infer in [('dialogue-propose', dict(GAME24_INFER, prompt_template=dialogue)),
+                        ('dialogue-sample', dict(GAME24_INFER, prompt_template=dialogue, inferencer=dict(GAME24_INFER['inferencer'], method_generate='sample'))),
+                        ('no-wrapper', dict(GAME24_INFER, inferencer={k: v for k, v in GAME24_INFER['inferencer'].items() if k != 'prompt_wrapper'}))]:
+        out.append({'id': f'oc-extra-ToTInferencer-{name}', 'category': 'tot-inferencer',
+                    'input': {'kind': 'pipeline', 'reader_cfg': GAME24_READER, 'infer_cfg': infer, 'train': GAME24_ROWS,
+                              'test': GAME24_ROWS, 'mode': 'gen', 'parser': 'lm', 'meta_template': LM}})
+    return out
+
+
 WNLI_READER = {'input_columns': ['sentence1', 'sentence2'], 'output_column': 'label_option'}
 WNLI_PROMPTS = ['Are the following two sentences entailment or not_entailment? Answer me with "A. entailment" or "B. not_entailment", just one word. ',
                 "Does the relationship between the given sentences represent entailment or not_entailment? Respond with 'A. entailment' or 'B. not_entailment'.",
@@ -618,10 +720,10 @@ def main():
     m, oc_run = load(tree, shared)
     models = oc_run.make_models(m)
     recs = []
-    for c in cases() + clp_cases() + xiezhi_cases() + swce_cases() + ll_cases() + pplonly_sc_cases() + attack_cases():
+    for c in cases() + clp_cases() + xiezhi_cases() + swce_cases() + ll_cases() + pplonly_sc_cases() + attack_cases() + tot_cases():
         run = {'CLPInferencer': run_clp_case, 'SWCELossInferencer': run_swce_case, 'LLInferencer': run_ll_case,
                'PPLOnlyInferencer': run_recorded_gen_case, 'SCInferencer': run_recorded_gen_case,
-               'AttackInferencer': run_attack_case}.get(c['input']['infer_cfg']['inferencer']['type'])
+               'AttackInferencer': run_attack_case, 'ToTInferencer': run_tot_case}.get(c['input']['infer_cfg']['inferencer']['type'])
         exp = run(m, oc_run, c['input'], models) if run else oc_run.run_pipeline_case(m, c['input'], models)
         recs.append({'id': c['id'], 'family': 'opencompass', 'upstream': 'open-compass/opencompass@a5acc4bba3b658f151617a3b393602110fb7a740',
                      'category': c['category'], 'input': c['input'], 'expected': exp})

@@ -54,7 +54,7 @@ const MODELS: { parser: 'lm' | 'api'; meta_template: Json; name: string }[] = [
   }
 ]
 // OpenCompass runs through oc_run_extra.py: the shared harness plus the classes extra_goldens.py loads.
-const HARNESS_INFERENCERS = new Set(['GenInferencer', 'PPLInferencer', ...(family === 'opencompass' ? ['CLPInferencer', 'LLInferencer', 'SWCELossInferencer', 'PPLOnlyInferencer', 'SCInferencer', 'AttackInferencer'] : [])])
+const HARNESS_INFERENCERS = new Set(['GenInferencer', 'PPLInferencer', ...(family === 'opencompass' ? ['CLPInferencer', 'LLInferencer', 'SWCELossInferencer', 'PPLOnlyInferencer', 'SCInferencer', 'AttackInferencer', 'ToTInferencer'] : [])])
 const PPL_INFERENCERS = new Set(['PPLInferencer', 'LLInferencer'])
 const HARNESS_RETRIEVERS = new Set(['ZeroRetriever', 'FixKRetriever', 'RandomRetriever', 'SlidingWindowRetriever', ...(family === 'opencompass' ? ['XiezhiRetriever'] : [])])
 

@@ -1,5 +1,5 @@
 """The shared harness's oc_run.py with the upstream classes extra_goldens.py adds (OlympiadBench templates,
-XiezhiRetriever, CLP / LL / SWCELoss / PPLOnly / SC / Attack inferencers), for measure-renders.ts on OpenCompass trees. A case whose input
+XiezhiRetriever, CLP / LL / SWCELoss / PPLOnly / SC / Attack / ToT inferencers), for measure-renders.ts on OpenCompass trees. A case whose input
 has `custom_entry` (a custom dataset dict, without type) and `custom_cwd` gets its reader_cfg and infer_cfg from
 upstream's make_custom_dataset_config run in that folder (custom_goldens.py), as the run fills it in before
 anything else. Same arguments as oc_run.py:
@@ -23,7 +23,7 @@ def run_case(m_, inp, models):
     run = {'CLPInferencer': extra_goldens.run_clp_case, 'LLInferencer': extra_goldens.run_ll_case,
            'SWCELossInferencer': extra_goldens.run_swce_case, 'PPLOnlyInferencer': extra_goldens.run_recorded_gen_case,
            'SCInferencer': extra_goldens.run_recorded_gen_case,
-           'AttackInferencer': extra_goldens.run_attack_case}.get(inp['infer_cfg'].get('inferencer', {}).get('type'))
+           'AttackInferencer': extra_goldens.run_attack_case, 'ToTInferencer': extra_goldens.run_tot_case}.get(inp['infer_cfg'].get('inferencer', {}).get('type'))
     return run(m_, oc_run, inp, models) if run else real_case(m_, inp, models)
 
 

@@ -451,6 +451,57 @@ describe('render on AttackInferencer', () => {
   })
 })
 
+// configs/datasets/game24/game24_gen_52a460.py, as upstream writes it.
+const GAME24_TOT = `from opencompass.openicl.icl_prompt_template import PromptTemplate
+from opencompass.openicl.icl_retriever import ZeroRetriever
+from opencompass.openicl.icl_inferencer import ToTInferencer
+from opencompass.datasets import (Game24Dataset, game24_postprocess,
+                                  Game24Evaluator, Game24PromptWrapper)
+
+generation_kwargs = dict(do_sample=False, temperature=0.7)
+
+game24_reader_cfg = dict(
+    input_columns=['input'],
+    output_column='output')
+
+game24_infer_cfg = dict(
+        prompt_template=dict(
+        type=PromptTemplate,
+        template='{input}'),
+    retriever=dict(type=ZeroRetriever),
+    inferencer=dict(type=ToTInferencer, generation_kwargs=generation_kwargs, method_generate='propose',
+                    method_evaluate='value', method_select='greedy', n_evaluate_sample=3, n_select_sample=5, prompt_wrapper=dict(type=Game24PromptWrapper)))
+
+game24_datasets = [
+    dict(
+        abbr='game24',
+        type=Game24Dataset,
+        path='test-time-compute/game-of-24',
+        reader_cfg=game24_reader_cfg,
+        infer_cfg=game24_infer_cfg)
+]
+`
+
+describe('render on ToTInferencer', () => {
+  const totRender = async () => {
+    writeFileSync(join(dir, 'game24.py'), GAME24_TOT)
+    writeFileSync(join(dir, 'game24.jsonl'), JSON.stringify({ input: '4 5 6 10', output: '(5 * (10 - 4)) - 6' }) + '\n')
+    const r = await run(['render', '--config', join(dir, 'game24.py'), '--dataset', join(dir, 'game24.jsonl'), '--model', 'opencompass-internlm2-chat-meta'])
+    return { code: r.code, line: JSON.parse(r.out.trim().split('\n')[0]) }
+  }
+
+  it("gives the model step 0's propose request Game24PromptWrapper makes of the row's prompt, not the prompt itself", async () => {
+    const { code, line } = await totRender()
+    expect([code, line.prompt.split('\n').slice(-3)]).toEqual([0, ['Input: 4 5 6 10', 'Possible next steps:', '']])
+    expect(line.prompt.startsWith('Input: 2 8 8 14\nPossible next steps:\n2 + 8 = 10 (left: 8 10 14)\n')).toBe(true)
+  })
+
+  it('says the later requests need the model', async () => {
+    const { line } = await totRender()
+    expect(line.problems).toContainEqual(expect.objectContaining({ code: 'tot-first-request', message: expect.stringContaining('propose_prompt_wrap') }))
+  })
+})
+
 // configs/datasets/compassbench_20_v1_1/reason/compassbench_v1_reason_gen_d26d08.py, cut to one dataset.
 const COMPASSBENCH_REASON = `compassbench_v1_reason_datasets = [
     dict(path='data/compassbench_v1.1/reason/EN_Commonsense.jsonl',
