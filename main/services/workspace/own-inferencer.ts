@@ -39,6 +39,7 @@ function classAbilities(profile: ModelProfile): ClassAbilities {
  */
 export function ownInferencerRender(prompt: Prompt, prepared: Prepared, m: ModelContext, h: HarnessSpec | null, rowIndex: number, spans: boolean): ModelRender | null {
   const type = prepared.inferencer.type
+  if (type === 'BFCLV3FunctionCallInferencer') return bfclRender(m.profile)
   const scored = type === 'PPLInferencer' || type === 'PPLOnlyInferencer'
   if (type !== 'CLPInferencer' && type !== 'SWCELossInferencer' && type !== 'LLInferencer' && !scored) return null
   const base = modelBase(m.profile)
@@ -83,6 +84,18 @@ const CLP_UNPARSED: Diagnostic = Object.freeze({
 /** CLPInferencer's prompt rebuilt after max_seq_len dropped examples (clpTruncate): sent as built, never parsed. */
 export function clpUnparsedRender(prompt: Prompt, m: ModelContext, spans: boolean): ModelRender {
   return asBuilt(prompt, m, spans, [CLP_UNPARSED])
+}
+
+const BFCL_NOT_REPRODUCED: Diagnostic = Object.freeze({
+  code: 'BFCLNotReproduced',
+  severity: 'error',
+  message:
+    "inferencer: BFCLV3FunctionCallInferencer (AISBench) does not send the template's text: each request is the first turn of the row's `question` (JSON turns, roles mapped to HUMAN/BOT/SYSTEM/TOOL) plus the row's `function` schemas, which the bfcl_eval package turns into OpenAI tools (func_doc_language_specific_pre_processing + convert_to_tool, for a model config with returns_tool_calls=True) or into a system prompt it inserts before the first turn (system_prompt_pre_processing_chat_model, the default); later turns execute the model's tool calls. PromptLoom does not bundle bfcl_eval, so this model's input is not shown."
+})
+
+/** BFCLV3FunctionCallInferencer: what the model receives is built by bfcl_eval, which is not reproduced (say so). */
+function bfclRender(profile: ModelProfile): ModelRender {
+  return { ...modelBase(profile), kind: 'text', text: '', problems: [BFCL_NOT_REPRODUCED] }
 }
 
 /**

@@ -502,6 +502,49 @@ describe('render on ToTInferencer', () => {
   })
 })
 
+// AISBench configs/datasets/BFCL/BFCL_gen_live_simple.py, as upstream writes it.
+const BFCL_LIVE_SIMPLE = `from ais_bench.benchmark.openicl.icl_prompt_template import PromptTemplate
+from ais_bench.benchmark.openicl.icl_retriever import ZeroRetriever
+from ais_bench.benchmark.openicl.icl_inferencer import BFCLV3FunctionCallInferencer
+from ais_bench.benchmark.datasets import BFCLDataset, BFCLSingleTurnEvaluator
+
+bfcl_category = "live_simple"
+
+bfcl_reader_cfg = dict(
+    input_columns=["id", "question", "function"],
+    output_column="ground_truth",
+)
+
+bfcl_infer_cfg = dict(
+    prompt_template=dict(type=PromptTemplate, template="{question}"),
+    retriever=dict(type=ZeroRetriever),
+    inferencer=dict(type=BFCLV3FunctionCallInferencer),
+)
+
+bfcl_datasets = [
+    dict(
+        abbr=f"BFCL-v3-{bfcl_category}",
+        type=BFCLDataset,
+        category=bfcl_category,
+        path="",
+        reader_cfg=bfcl_reader_cfg,
+        infer_cfg=bfcl_infer_cfg,
+    )
+]
+`
+
+describe('render on BFCLV3FunctionCallInferencer', () => {
+  it("says the model's input (the question's first turn with bfcl_eval's tools or system prompt) is not reproduced, and exits 1", async () => {
+    writeFileSync(join(dir, 'bfcl.py'), BFCL_LIVE_SIMPLE)
+    const question = JSON.stringify([[{ role: 'user', content: 'What is the weather in Paris?' }]])
+    const fn = JSON.stringify([{ name: 'get_weather', description: 'Weather of a city', parameters: { type: 'dict', properties: { city: { type: 'string' } }, required: ['city'] } }])
+    writeFileSync(join(dir, 'bfcl.jsonl'), JSON.stringify({ id: 'live_simple_0-0-0', question, function: fn, ground_truth: '[]' }) + '\n')
+    const r = await run(['render', '--config', join(dir, 'bfcl.py'), '--dataset', join(dir, 'bfcl.jsonl'), '--model', 'opencompass-api'])
+    const line = JSON.parse(r.out.trim().split('\n')[0])
+    expect([r.code, line.prompt, line.problems.map((p: { code: string }) => p.code)]).toEqual([1, '', ['BFCLNotReproduced']])
+  })
+})
+
 // configs/datasets/compassbench_20_v1_1/reason/compassbench_v1_reason_gen_d26d08.py, cut to one dataset.
 const COMPASSBENCH_REASON = `compassbench_v1_reason_datasets = [
     dict(path='data/compassbench_v1.1/reason/EN_Commonsense.jsonl',
