@@ -144,6 +144,8 @@ async function main(): Promise<void> {
   const upCases: Json[] = []
   const ourCases: Json[] = []
   let skipped = 0
+  // Why each left-out dataset is left out: its inferencer or retriever, as the config names it.
+  const leftOut = new Map<string, number>()
   for (const up of ups) {
     if (up.error || !up.datasets) continue
     const ours = ourImport(loadConfigFile, tree, up.file, work).datasets
@@ -161,6 +163,8 @@ async function main(): Promise<void> {
       const inf = d?.infer_cfg
       if (!inf || !HARNESS_INFERENCERS.has(inf.inferencer?.type) || !HARNESS_RETRIEVERS.has(inf.retriever?.type)) {
         skipped++
+        const why = !inf ? 'no infer_cfg' : !HARNESS_INFERENCERS.has(inf.inferencer?.type) ? `inferencer ${String(inf.inferencer?.type)}` : `retriever ${String(inf.retriever?.type)}`
+        leftOut.set(why, (leftOut.get(why) ?? 0) + 1)
         continue
       }
       taken++
@@ -223,6 +227,8 @@ async function main(): Promise<void> {
     why.set(k, (why.get(k) ?? 0) + 1)
   }
   for (const [k, n] of [...why].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`  ${String(n).padStart(5)}  ${k}`)
+  console.log('left out, by reason:')
+  for (const [k, n] of [...leftOut].sort((a, b) => b[1] - a[1])) console.log(`  ${String(n).padStart(5)}  ${k}`)
 }
 
 void main()
