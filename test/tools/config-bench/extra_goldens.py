@@ -104,33 +104,62 @@ OLY_ROWS = [
 ]
 
 
+class Zeros(list):
+    """What get_ppl / get_loglikelihood return: an array whose tolist() the inferencers call."""
+
+    def tolist(self):
+        return list(self)
+
+
+def build_task(m, oc_run, inp, models, st, adapt=None):
+    """OpenICLInferTask._inference's first steps, each in its stage: the dataset of the case's rows, the harness's LM
+    or API model (`adapt(model)` then replaces what the inferencer asks of it), the templates and the retriever."""
+    from common import Stage, build_from_cfg
+    import copy
+    HarnessLM, HarnessAPI = models
+    infer_cfg = inp['infer_cfg']
+    with Stage(st, 'dataset'):
+        dataset = oc_run.build_dataset(m, inp['reader_cfg'], inp.get('train', []), inp['test'])
+    with Stage(st, 'model'):
+        cls = HarnessLM if inp['parser'] == 'lm' else HarnessAPI
+        model = cls(copy.deepcopy(inp.get('meta_template')), inp.get('max_seq_len'))
+        if adapt:
+            adapt(model)
+    with Stage(st, 'template'):
+        ice_template = prompt_template = None
+        if 'ice_template' in infer_cfg:
+            ice_template = build_from_cfg(infer_cfg['ice_template'], m.templates)
+        if 'prompt_template' in infer_cfg:
+            prompt_template = build_from_cfg(infer_cfg['prompt_template'], m.templates)
+    with Stage(st, 'retriever'):
+        retriever = build_from_cfg(infer_cfg['retriever'], m.retrievers, dataset=dataset)
+    return model, ice_template, prompt_template, retriever
+
+
+def inferencer_kwargs(infer_cfg):
+    """The inferencer config as its class takes it: values decoded, without `type`."""
+    from common import decode_cfg_value
+    import copy
+    kw = decode_cfg_value(copy.deepcopy(infer_cfg['inferencer']))
+    kw.pop('type')
+    return kw
+
+
 def run_clp_case(m, oc_run, inp, models):
     """OpenICLInferTask._inference with CLPInferencer: templates, retriever, inferencer, inference()."""
-    from common import Stage, build_from_cfg, decode_cfg_value, error_record, new_state, to_jsonable
-    import copy
+    from common import Stage, error_record, new_state, to_jsonable
     import tempfile
-    HarnessLM, HarnessAPI = models
     st = new_state()
     infer_cfg = inp['infer_cfg']
     tmp = tempfile.mkdtemp(prefix='ocgold_')
     try:
-        with Stage(st, 'dataset'):
-            dataset = oc_run.build_dataset(m, inp['reader_cfg'], inp.get('train', []), inp['test'])
-        with Stage(st, 'model'):
-            cls = HarnessLM if inp['parser'] == 'lm' else HarnessAPI
-            model = cls(copy.deepcopy(inp.get('meta_template')), inp.get('max_seq_len'))
+
+        def adapt(model):
             model.tokenizer = type('Tok', (), {'encode': lambda self, *a: [1]})()
-        with Stage(st, 'template'):
-            ice_template = prompt_template = None
-            if 'ice_template' in infer_cfg:
-                ice_template = build_from_cfg(infer_cfg['ice_template'], m.templates)
-            if 'prompt_template' in infer_cfg:
-                prompt_template = build_from_cfg(infer_cfg['prompt_template'], m.templates)
-        with Stage(st, 'retriever'):
-            retriever = build_from_cfg(infer_cfg['retriever'], m.retrievers, dataset=dataset)
+
+        model, ice_template, prompt_template, retriever = build_task(m, oc_run, inp, models, st, adapt)
         with Stage(st, 'inferencer'):
-            inf_cfg = decode_cfg_value(copy.deepcopy(infer_cfg['inferencer']))
-            inf_cfg.pop('type')
+            inf_cfg = inferencer_kwargs(infer_cfg)
             inferencer = m.CLPInferencer(model=model, max_seq_len=inp.get('max_seq_len'), output_json_filepath=tmp, **inf_cfg)
         prompts, inputs = {}, []
         real_gen = retriever.generate_prompt_for_generate_task
@@ -166,36 +195,24 @@ class _Device:
 
 def run_swce_case(m, oc_run, inp, models):
     """OpenICLInferTask._inference with SWCELossInferencer, up to the model's first forward pass."""
-    from common import Stage, build_from_cfg, decode_cfg_value, error_record, new_state, to_jsonable
-    import copy
+    from common import Stage, error_record, new_state, to_jsonable
     import tempfile
-    HarnessLM, HarnessAPI = models
     st = new_state()
     infer_cfg = inp['infer_cfg']
     tmp = tempfile.mkdtemp(prefix='ocgold_')
     texts = []
     try:
-        with Stage(st, 'dataset'):
-            dataset = oc_run.build_dataset(m, inp['reader_cfg'], inp.get('train', []), inp['test'])
-        with Stage(st, 'model'):
-            cls = HarnessLM if inp['parser'] == 'lm' else HarnessAPI
-            model = cls(copy.deepcopy(inp.get('meta_template')), inp.get('max_seq_len'))
+
+        def adapt(model):
             if inp['parser'] == 'lm':
                 model.tokenizer = type('Tok', (), {'vocab_size': 32000, 'encode': lambda self, t: texts.append(t) or [1, 2]})()
                 model.model = _Device()
             else:
                 model.tokenizer = None  # opencompass.models.OpenAI.__init__
-        with Stage(st, 'template'):
-            ice_template = prompt_template = None
-            if 'ice_template' in infer_cfg:
-                ice_template = build_from_cfg(infer_cfg['ice_template'], m.templates)
-            if 'prompt_template' in infer_cfg:
-                prompt_template = build_from_cfg(infer_cfg['prompt_template'], m.templates)
-        with Stage(st, 'retriever'):
-            retriever = build_from_cfg(infer_cfg['retriever'], m.retrievers, dataset=dataset)
+
+        model, ice_template, prompt_template, retriever = build_task(m, oc_run, inp, models, st, adapt)
         with Stage(st, 'inferencer'):
-            inf_cfg = decode_cfg_value(copy.deepcopy(infer_cfg['inferencer']))
-            inf_cfg.pop('type')
+            inf_cfg = inferencer_kwargs(infer_cfg)
             inferencer = m.swce.SWCELossInferencer(model=model, max_seq_len=inp.get('max_seq_len'), output_json_filepath=tmp, **inf_cfg)
         m.swce.HFDataset = type('HF', (), {'from_list': staticmethod(lambda rows: rows)})
         try:
@@ -237,35 +254,20 @@ def swce_cases():
 
 def run_ll_case(m, oc_run, inp, models):
     """OpenICLInferTask._inference with LLInferencer, get_loglikelihood recorded."""
-    from common import Stage, build_from_cfg, decode_cfg_value, error_record, label_to_json, new_state, to_jsonable
-    import copy
+    from common import Stage, error_record, label_to_json, new_state, to_jsonable
     import tempfile
-    HarnessLM, HarnessAPI = models
     st = new_state()
     infer_cfg = inp['infer_cfg']
     tmp = tempfile.mkdtemp(prefix='ocgold_')
     calls = []
     try:
-        with Stage(st, 'dataset'):
-            dataset = oc_run.build_dataset(m, inp['reader_cfg'], inp.get('train', []), inp['test'])
-        with Stage(st, 'model'):
-            model = HarnessLM(copy.deepcopy(inp.get('meta_template')), inp.get('max_seq_len'))
 
-            class Zeros(list):
-                def tolist(self):
-                    return list(self)
+        def adapt(model):
             model.get_loglikelihood = lambda inputs, conts: calls.append((list(inputs), list(conts))) or Zeros([0.0] * len(inputs))
-        with Stage(st, 'template'):
-            ice_template = prompt_template = None
-            if 'ice_template' in infer_cfg:
-                ice_template = build_from_cfg(infer_cfg['ice_template'], m.templates)
-            if 'prompt_template' in infer_cfg:
-                prompt_template = build_from_cfg(infer_cfg['prompt_template'], m.templates)
-        with Stage(st, 'retriever'):
-            retriever = build_from_cfg(infer_cfg['retriever'], m.retrievers, dataset=dataset)
+
+        model, ice_template, prompt_template, retriever = build_task(m, oc_run, inp, models, st, adapt)
         with Stage(st, 'inferencer'):
-            inf_cfg = decode_cfg_value(copy.deepcopy(infer_cfg['inferencer']))
-            inf_cfg.pop('type')
+            inf_cfg = inferencer_kwargs(infer_cfg)
             inferencer = m.ll.LLInferencer(model=model, max_seq_len=inp.get('max_seq_len'), output_json_filepath=tmp, **inf_cfg)
         labels = inferencer.labels if inferencer.labels is not None else retriever.get_labels(ice_template=ice_template, prompt_template=prompt_template)
         prompts = []
@@ -414,25 +416,17 @@ def run_recorded_gen_case(m, oc_run, inp, models):
     recorded. PPLOnly scores get_ppl_from_template(entry), which parses with mode='ppl' (the text recorded is that
     parse); SC samples generate_from_template(entry) sc_size times, which parses with mode='gen'. Written in the
     shape of the harness's gen cases."""
-    from common import Stage, build_from_cfg, decode_cfg_value, error_record, new_state, to_jsonable
-    import copy
+    from common import Stage, error_record, new_state, to_jsonable
     import tempfile
-    HarnessLM, HarnessAPI = models
     st = new_state()
     infer_cfg = inp['infer_cfg']
     kind = infer_cfg['inferencer']['type']
     tmp = tempfile.mkdtemp(prefix='ocgold_')
     seen = []
     try:
-        with Stage(st, 'dataset'):
-            dataset = oc_run.build_dataset(m, inp['reader_cfg'], inp.get('train', []), inp['test'])
-        with Stage(st, 'model'):
-            cls = HarnessLM if inp['parser'] == 'lm' else HarnessAPI
-            model = cls(copy.deepcopy(inp.get('meta_template')), inp.get('max_seq_len'))
 
-            class Zeros(list):
-                def tolist(self):
-                    return list(self)
+        def adapt(model):
+
 
             def ppl(entries, mask_length=None):
                 seen.extend((e, model.parse_template(e, mode='ppl')) for e in entries)
@@ -443,17 +437,10 @@ def run_recorded_gen_case(m, oc_run, inp, models):
                 return [''] * len(entries)
             model.get_ppl_from_template = ppl
             model.generate_from_template = generate
-        with Stage(st, 'template'):
-            ice_template = prompt_template = None
-            if 'ice_template' in infer_cfg:
-                ice_template = build_from_cfg(infer_cfg['ice_template'], m.templates)
-            if 'prompt_template' in infer_cfg:
-                prompt_template = build_from_cfg(infer_cfg['prompt_template'], m.templates)
-        with Stage(st, 'retriever'):
-            retriever = build_from_cfg(infer_cfg['retriever'], m.retrievers, dataset=dataset)
+
+        model, ice_template, prompt_template, retriever = build_task(m, oc_run, inp, models, st, adapt)
         with Stage(st, 'inferencer'):
-            inf_cfg = decode_cfg_value(copy.deepcopy(infer_cfg['inferencer']))
-            inf_cfg.pop('type')
+            inf_cfg = inferencer_kwargs(infer_cfg)
             cls = m.pplonly.PPLOnlyInferencer if kind == 'PPLOnlyInferencer' else m.sc.SCInferencer
             if kind == 'SCInferencer':
                 inf_cfg.setdefault('max_out_len', 64)
@@ -521,36 +508,24 @@ def run_attack_case(m, oc_run, inp, models):
     original_prompt_list in order, the model's generate_from_template recorded (each entry parsed with mode='gen')
     and the evaluator a stand-in scoring 0. promptbench's Attack, which rewrites the prompt from those scores, is not
     run. Items are prompt-major, as the task calls predict once per prompt."""
-    from common import Stage, build_from_cfg, decode_cfg_value, error_record, new_state, to_jsonable
-    import copy
+    from common import Stage, decode_cfg_value, error_record, new_state, to_jsonable
     import tempfile
-    HarnessLM, HarnessAPI = models
     st = new_state()
     infer_cfg = inp['infer_cfg']
     tmp = tempfile.mkdtemp(prefix='ocgold_')
     seen = []
     try:
-        with Stage(st, 'dataset'):
-            dataset = oc_run.build_dataset(m, inp['reader_cfg'], inp.get('train', []), inp['test'])
-        with Stage(st, 'model'):
-            cls = HarnessLM if inp['parser'] == 'lm' else HarnessAPI
-            model = cls(copy.deepcopy(inp.get('meta_template')), inp.get('max_seq_len'))
+
+        def adapt(model):
 
             def generate(entries, max_out_len, **kw):
                 seen.extend((e, model.parse_template(e, mode='gen')) for e in entries)
                 return [''] * len(entries)
             model.generate_from_template = generate
-        with Stage(st, 'template'):
-            ice_template = prompt_template = None
-            if 'ice_template' in infer_cfg:
-                ice_template = build_from_cfg(infer_cfg['ice_template'], m.templates)
-            if 'prompt_template' in infer_cfg:
-                prompt_template = build_from_cfg(infer_cfg['prompt_template'], m.templates)
-        with Stage(st, 'retriever'):
-            retriever = build_from_cfg(infer_cfg['retriever'], m.retrievers, dataset=dataset)
+
+        model, ice_template, prompt_template, retriever = build_task(m, oc_run, inp, models, st, adapt)
         with Stage(st, 'inferencer'):
-            inf_cfg = decode_cfg_value(copy.deepcopy(infer_cfg['inferencer']))
-            inf_cfg.pop('type')
+            inf_cfg = inferencer_kwargs(infer_cfg)
             inf_cfg.setdefault('max_out_len', 64)
             inf_cfg['max_seq_len'] = inp.get('max_seq_len')
             inf_cfg['dataset_cfg'] = {'reader_cfg': decode_cfg_value(inp['reader_cfg']), 'eval_cfg': {'evaluator': {'type': 'ZeroScore'}}}
@@ -595,36 +570,24 @@ def run_tot_case(m, oc_run, inp, models):
     is step 0's generation prompt (the prompt wrapper's propose / standard / cot wrap of the row's prompt), the only
     request that does not depend on the model's answers. Items: that request and its mode='gen' parse; origin_prompt
     is what the inferencer logs (the row's prompt parsed with mode='gen')."""
-    from common import Stage, build_from_cfg, decode_cfg_value, error_record, new_state, to_jsonable
-    import copy
+    from common import Stage, error_record, new_state, to_jsonable
     import tempfile
-    HarnessLM, HarnessAPI = models
     st = new_state()
     infer_cfg = inp['infer_cfg']
     tmp = tempfile.mkdtemp(prefix='ocgold_')
     calls = []  # per row: its prompt x and the prompts of each generate_from_template call
     try:
-        with Stage(st, 'dataset'):
-            dataset = oc_run.build_dataset(m, inp['reader_cfg'], inp.get('train', []), inp['test'])
-        with Stage(st, 'model'):
-            cls = HarnessLM if inp['parser'] == 'lm' else HarnessAPI
-            model = cls(copy.deepcopy(inp.get('meta_template')), inp.get('max_seq_len'))
+
+        def adapt(model):
 
             def generate(entries, max_out_len, num_return_sequences=1, **kw):
                 calls[-1][1].extend(entries)
                 return [''] * num_return_sequences
             model.generate_from_template = generate
-        with Stage(st, 'template'):
-            ice_template = prompt_template = None
-            if 'ice_template' in infer_cfg:
-                ice_template = build_from_cfg(infer_cfg['ice_template'], m.templates)
-            if 'prompt_template' in infer_cfg:
-                prompt_template = build_from_cfg(infer_cfg['prompt_template'], m.templates)
-        with Stage(st, 'retriever'):
-            retriever = build_from_cfg(infer_cfg['retriever'], m.retrievers, dataset=dataset)
+
+        model, ice_template, prompt_template, retriever = build_task(m, oc_run, inp, models, st, adapt)
         with Stage(st, 'inferencer'):
-            inf_cfg = decode_cfg_value(copy.deepcopy(infer_cfg['inferencer']))
-            inf_cfg.pop('type')
+            inf_cfg = inferencer_kwargs(infer_cfg)
             inf_cfg.setdefault('max_out_len', 64)
             wrapper = inf_cfg.get('prompt_wrapper') or {}
             if isinstance(wrapper.get('type'), str):
