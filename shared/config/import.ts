@@ -2,7 +2,7 @@
 // or JSON/YAML of the same shape with `type` as the class-name string — and finds its dataset configs
 // (`*_datasets` lists of dicts with abbr/reader_cfg/infer_cfg) and model configs (`models` lists).
 
-import { isMap, isScalar, isSeq, parseDocument, type Node as YamlNode } from 'yaml'
+import type { Node as YamlNode } from 'yaml'
 import type { EvalLimits } from './python-budget'
 import { evaluatePythonConfig, type ConfigInput, type ConfigResolver, type ConfigTextReader } from './python-config'
 import { CHATML_TEMPLATE_MODULE, constructChatmlDatasets, readChatmlTemplate } from './chatml'
@@ -49,15 +49,22 @@ export interface ImportedConfig {
   inputs: ConfigInput[]
 }
 
-export interface ImportOptions {
+/**
+ * The `yaml` package's functions a YAML config is read with. The host hands them over only for a YAML config, so
+ * that opening any other config never loads the package (tens of ms on each thread that opens a project).
+ */
+export type YamlLib = Pick<typeof import('yaml'), 'parseDocument' | 'isMap' | 'isScalar' | 'isSeq'>
+
+interface ImportBase {
   file: string
-  format: 'python' | 'json' | 'yaml'
   /** For Python configs: finds the files named in `with read_base():` imports. */
   resolve?: ConfigResolver
   /** For Python configs: reads a file the config opens (the host applies its root rules). */
   readText?: ConfigTextReader
   limits?: Partial<EvalLimits>
 }
+
+export type ImportOptions = ImportBase & ({ format: 'python' } | { format: 'json' } | { format: 'yaml'; yaml: YamlLib })
 
 /** Picks the format from a file name: .py → python, .yaml/.yml → yaml, anything else json. */
 export function configFormatOf(file: string): ImportOptions['format'] {
@@ -77,7 +84,7 @@ export function importConfig(text: string, options: ImportOptions): ImportedConf
     diagnostics = r.diagnostics
     inputs = r.inputs
   } else {
-    const r = options.format === 'json' ? readJson(text, file) : readYaml(text, file)
+    const r = options.format === 'json' ? readJson(text, file) : readYaml(text, file, options.yaml)
     diagnostics = r.diagnostics
     values = topLevel(r.value)
   }
@@ -111,30 +118,30 @@ function readJson(text: string, file: string): { value: PyValue; diagnostics: Di
   }
 }
 
-function readYaml(text: string, file: string): { value: PyValue; diagnostics: Diagnostic[] } {
-  const doc = parseDocument(text, { uniqueKeys: false })
+function readYaml(text: string, file: string, yaml: YamlLib): { value: PyValue; diagnostics: Diagnostic[] } {
+  const doc = yaml.parseDocument(text, { uniqueKeys: false })
   const lines = new LineMap(text)
   const diagnostics: Diagnostic[] = [...doc.errors, ...doc.warnings].map((e) =>
     configDiagnostic(file, lines.range(e.pos[0], e.pos[1]), e.message.split('\n')[0], doc.errors.includes(e as never) ? 'error' : 'warning')
   )
   if (doc.errors.length) return { value: null, diagnostics }
-  return { value: yamlValue(doc.contents as YamlNode | null), diagnostics }
+  return { value: yamlValue(doc.contents as YamlNode | null, yaml), diagnostics }
 }
 
 /** Walks the YAML tree so int/bool mapping keys stay typed (PPL label templates keyed 0/1). */
-function yamlValue(node: YamlNode | null | undefined): PyValue {
+function yamlValue(node: YamlNode | null | undefined, yaml: YamlLib): PyValue {
   if (!node) return null
-  if (isScalar(node)) {
+  if (yaml.isScalar(node)) {
     const v = node.value
     if (v === null || typeof v === 'boolean' || typeof v === 'number' || typeof v === 'string') return v
     return String(v)
   }
-  if (isSeq(node)) return new PyList(node.items.map((x) => yamlValue(x as YamlNode)))
-  if (isMap(node)) {
+  if (yaml.isSeq(node)) return new PyList(node.items.map((x) => yamlValue(x as YamlNode, yaml)))
+  if (yaml.isMap(node)) {
     const d = new PyDict()
     for (const pair of node.items) {
-      const k = yamlValue(pair.key as YamlNode)
-      d.set(k instanceof PyList ? new PyTuple(k.items) : k, yamlValue(pair.value as YamlNode))
+      const k = yamlValue(pair.key as YamlNode, yaml)
+      d.set(k instanceof PyList ? new PyTuple(k.items) : k, yamlValue(pair.value as YamlNode, yaml))
     }
     // {"__label_dict__": [[k, v], …]} written out in YAML decodes like the JSON form.
     if (d.size === 1 && d.get('__label_dict__') instanceof PyList) return fromJson(toJson(d))

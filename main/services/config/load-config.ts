@@ -10,8 +10,9 @@
 // path against the working directory; we resolve it against the config's own folder, and say so.
 
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { dirname, isAbsolute, join, relative, resolve as resolvePath, sep } from 'node:path'
-import { configFormatOf, importConfig, type ConfigResolver, type ConfigTextReader, type ImportedConfig } from '../../../shared/config/import'
+import { configFormatOf, importConfig, type ConfigResolver, type ConfigTextReader, type ImportedConfig, type YamlLib } from '../../../shared/config/import'
 import type { EvalLimits } from '../../../shared/config/python-budget'
 import { checkRequestedPath } from '../media/roots'
 import { configDiagnostic } from '../../../shared/config/config-diagnostic'
@@ -141,5 +142,13 @@ export function loadConfigFile(file: string, options: LoadConfigOptions = {}): I
     if (found) folders.add(dirname(found.file))
     return found
   }
-  return importConfig(text, { file: path, format: configFormatOf(path), resolve, readText: makeTextReader(() => [...folders]), limits: options.limits })
+  const o = { file: path, resolve, readText: makeTextReader(() => [...folders]), limits: options.limits }
+  const format = configFormatOf(path)
+  return importConfig(text, format === 'yaml' ? { ...o, format, yaml: yamlLib() } : { ...o, format })
+}
+
+/** The yaml package, loaded the first time a YAML config is read (a Python or JSON config never loads it). */
+let yaml: YamlLib | null = null
+function yamlLib(): YamlLib {
+  return (yaml ??= createRequire(__filename)('yaml') as YamlLib)
 }

@@ -1,6 +1,7 @@
 // importConfig over JSON, YAML and Python text: datasets and models found by their usual names.
 import { describe, expect, it } from 'vitest'
 import { at } from './config-diag'
+import * as yamlLib from 'yaml'
 import { configFormatOf, importConfig } from '../../../shared/config/import'
 
 describe('importConfig', () => {
@@ -28,12 +29,12 @@ describe('importConfig', () => {
 
   it('keeps int label keys from YAML as a label dict', () => {
     const yaml = 'x_datasets:\n  - abbr: s\n    reader_cfg: {}\n    infer_cfg:\n      prompt_template:\n        template:\n          0: neg\n          1: pos\n'
-    const r = importConfig(yaml, { file: 'c.yaml', format: 'yaml' })
+    const r = importConfig(yaml, { file: 'c.yaml', format: 'yaml', yaml: yamlLib })
     expect(r.datasets[0].infer_cfg).toEqual({ prompt_template: { template: { __label_dict__: [[0, 'neg'], [1, 'pos']] } } })
   })
 
   it('reports YAML errors with a position', () => {
-    const r = importConfig('a: [1, 2\nb: 3\n', { file: 'c.yaml', format: 'yaml' })
+    const r = importConfig('a: [1, 2\nb: 3\n', { file: 'c.yaml', format: 'yaml', yaml: yamlLib })
     expect(r.diagnostics[0]).toMatchObject({ source: 'c.yaml', severity: 'error' })
     expect(r.diagnostics[0].range?.start.line).toBeGreaterThan(0)
   })
