@@ -101,15 +101,8 @@ export class LocatedError extends PyError {
 
 export const errorAt = (e: PyError): CallSite | undefined => (e instanceof LocatedError ? e.at : undefined)
 
-export function hashKey(v: PyValue): string {
-  if (v === null) return 'None'
-  if (typeof v === 'boolean') return `n:${v ? 1 : 0}`
-  if (typeof v === 'number') return `n:${v}`
-  if (typeof v === 'string') return `s:${v}`
-  if (v instanceof PyTuple) return `t:(${v.items.map(hashKey).join(',')})`
-  if (v instanceof PyRef) return `r:${v.module}.${v.name}`
-  throw new PyError('TypeError', `unhashable type: '${typeName(v)}'`)
-}
+/** The dict key `v` is (the runtime's hashKey: 1, 1.0 and True are one key); TypeError for an unhashable value. */
+export const hashKey = (v: PyValue): string => runtime.hashKey(v)
 
 /** What an evaluator value is to the Python runtime. There is no float marker: 1.0 evaluates to the int 1. */
 function view(v: unknown): PyView {

@@ -16,7 +16,8 @@ import {
   type FormatEntry,
   type FormatInput
 } from './prompt-list'
-import { LabelDict, pyRepr, pyStr, pyTruthy, pyTypeName } from '../python/json'
+import { LabelDict, jsonRuntime, pyRepr, pyStr, pyTruthy, pyTypeName } from '../python/json'
+import { PyError } from '../python/errors'
 import { EMPTY, sLit, sRetag, type Source } from './spanned'
 import { olympiadArgsError, olympiadBaseTemplate, type OlympiadKind } from './olympiad'
 import type { EngineWarning, Family, PDict, PItem, Prompt, PromptList, PStr as PStrItem, Row } from './types'
@@ -316,11 +317,14 @@ export function rawItem(t: BuiltTemplate, entry: Row, ice: Prompt | null, ctx: F
   return out
 }
 
-/** Python `zip` over two values (lists, or the chars of strings). */
-function pyIter(v: unknown, stage: 'prompt'): unknown[] {
-  if (Array.isArray(v)) return v
-  if (typeof v === 'string') return [...v]
-  throw new PyRaise('TypeError', `'${pyTypeName(v)}' object is not iterable`, stage)
+/** What Python's `zip` takes from a row value (a list's items, a str's characters, a dict's keys), raised at `stage`. */
+function pyIter(v: unknown, stage: 'prompt'): readonly unknown[] {
+  try {
+    return jsonRuntime.items(v)
+  } catch (e) {
+    if (e instanceof PyError) throw new PyRaise(e.pyClass, e.message, stage)
+    throw e
+  }
 }
 
 /** MultiTurnPromptTemplate.generate_item: one copy of `round` per (question, answer) pair; begin/end never formatted. */

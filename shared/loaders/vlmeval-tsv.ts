@@ -4,8 +4,7 @@
 // <image root>/<index>.jpg, <index>_<i>.png or the `image_path` names. Upstream's quirks are kept: MMStar-style
 // loaders look the index *string* up in a map with *int* keys (KeyError), DocVQA stringifies the index first.
 import { evaluatePythonConfig } from '../config/python-config'
-import { pyStr as configStr } from '../config/python-values'
-import { PyList, PyTuple } from '../config/python-values'
+import { pyStr as configStr, runtime as configRuntime, type PyValue } from '../config/python-values'
 import { type LoaderIO, pjoin } from './io'
 import { type DataFrame, column, readTsv } from './pandas-tsv'
 import { NpInt, PyError, PyFloat, cellStr, isNa, keyError } from './py'
@@ -19,9 +18,7 @@ export function toliststr(s: unknown): string[] {
     const err = r.diagnostics.find((d) => d.severity === 'error')
     if (err) throw new PyError('SyntaxError', err.message)
     const v = r.values.get('v')
-    if (!(v instanceof PyList) && !(v instanceof PyTuple))
-      throw new PyError('TypeError', `'${typeof v}' object is not iterable`)
-    return v.items.map((x) => configStr(x))
+    return configRuntime.items(v).map((x) => configStr(x as PyValue))
   }
   if (typeof s === 'string') return [s]
   if (Array.isArray(s)) return s.map(cellStr)

@@ -3,6 +3,7 @@
 // the signals for a model that cannot take a modality. Pure data functions: the harness path, renderForModel,
 // the conformance runner and the app all come through here.
 import { PyError } from '../python/errors'
+import { jsonRuntime } from '../python/json'
 import type { Diagnostic } from '../diagnostics'
 
 export const MODALITIES = ['text', 'image', 'audio', 'video'] as const
@@ -124,10 +125,10 @@ export function aisVisionInput(
     if (prompt.length > 0) throw new PyError('TypeError', "string indices must be integers, not 'str'")
     return { input: list, warning }
   }
-  if (!Array.isArray(prompt)) throw new PyError('TypeError', `'${prompt === null ? 'NoneType' : typeof prompt}' object is not iterable`)
   const px: Record<string, unknown> = {}
   for (const k of ['min_pixels', 'max_pixels', 'total_pixels']) if (visionKwargs[k] !== undefined && visionKwargs[k] !== null) px[k] = visionKwargs[k]
-  const out = prompt.map((item) => {
+  // `for item in prompt`: iter() of it (a dict's keys are str items, which are not parts).
+  const out = jsonRuntime.items(prompt).map((item) => {
     if (!isPart(item)) throw new PyError('TypeError', "string indices must be integers, not 'str'")
     if (!('type' in item)) throw new PyError('KeyError', "'type'")
     if (item.type === 'image_url') return { type: 'image', image: item.image_url, ...px }

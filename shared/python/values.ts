@@ -371,6 +371,33 @@ export class PyRuntime {
     if (w.t === 'tuple') for (const x of w.items) this.hashable(x)
   }
 
+  /**
+   * A dict key's identity: two values get the same string exactly when they are the same key to a Python dict (1, 1.0
+   * and True are one key, an int beyond 2**53 only equals the float of the same value, a tuple by its items). Raises
+   * CPython's TypeError for a list, dict or set; an object is a key by its view's eqKey and, without one, is refused
+   * the same way (none of the families uses one as a key).
+   */
+  hashKey(v: unknown): string {
+    const w = this.view(v)
+    switch (w.t) {
+      case 'None':
+        return 'None'
+      case 'bool':
+        return w.v ? 'n1' : 'n0'
+      case 'int':
+      case 'float':
+        // Integral values by their exact decimal (String(2**60) rounds), so an int and a float of one value meet.
+        return typeof w.v === 'bigint' ? `n${w.v}` : Number.isInteger(w.v) ? `n${BigInt(w.v)}` : `n${w.v}`
+      case 'str':
+        return `s${w.v}`
+      case 'tuple':
+        return `t${JSON.stringify(w.items.map((x) => this.hashKey(x)))}`
+      case 'object':
+        if (w.eqKey !== undefined) return `o${String(w.eqKey)}`
+    }
+    throw new PyError('TypeError', `unhashable type: '${this.typeName(v)}'`)
+  }
+
   /** str(v): a str as it is, an object's own str, anything else its repr. */
   str(v: unknown): string {
     if (typeof v === 'string') return v

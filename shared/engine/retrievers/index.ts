@@ -8,7 +8,8 @@ import { Bm25Okapi } from './bm25'
 import { numpyArgsort } from './numpy-argsort'
 import { x86SimdArgsort } from './x86-simd-argsort'
 import { LegacyRandomState } from './numpy-random'
-import { pyRepr, pyStr, pyTypeName } from '../../python/json'
+import { jsonRuntime, pyRepr, pyStr } from '../../python/json'
+import { PyError } from '../../python/errors'
 import { nltkWordTokenize } from './word-tokenize'
 
 export type Row = Record<string, unknown>
@@ -242,61 +243,46 @@ function tieNote(scores: ArrayLike<number>, order: number[], k: number): string 
   return `${what}; this follows numpy 2.x on an AVX-512 x86 CPU, and upstream on another CPU (AVX2, ARM) may pick or order them differently.`
 }
 
-/** `iter(v)` for a label list: a list's items, a str's characters; anything else is not iterable. */
-function pyIterate(v: unknown): unknown[] | string {
-  if (Array.isArray(v)) return v
-  if (typeof v === 'string') return [...v]
-  return pyTypeName(v)
-}
-
-/** A dict key for a hashable label (1, 1.0 and True are one key, as in Python), or the unhashable type's name. */
-function labelKey(v: unknown): { key: string } | { unhashable: string } {
-  if (typeof v === 'string') return { key: `s${v}` }
-  if (typeof v === 'number' || typeof v === 'boolean') return { key: `n${Number(v)}` }
-  if (v === null) return { key: 'None' }
-  return { unhashable: pyTypeName(v) }
-}
-
 /**
  * XiezhiRetriever.retrieve (opencompass/datasets/xiezhi.py): train rows indexed by each of their `labels`; a test
  * row takes, label by label (most specific first, as the loader sorts them), every train row sharing that label
  * until it has ice_num, then keeps the first ice_num. A test label no train row has raises KeyError.
  */
 function xiezhi(cfg: Record<string, unknown>, ctx: RetrieveContext): RetrieveResult {
-  const iceNum = cfg.ice_num ?? 1
-  const byLabel = new Map<string, number[]>()
-  for (let index = 0; index < ctx.train.length; index++) {
-    const row = ctx.train[index]
-    if (!Object.prototype.hasOwnProperty.call(row, 'labels')) return pyError('KeyError', "'labels'", 'retrieve')
-    const labels = pyIterate(row.labels)
-    if (typeof labels === 'string') return pyError('TypeError', `'${labels}' object is not iterable`, 'retrieve')
-    for (const label of labels) {
-      const k = labelKey(label)
-      if ('unhashable' in k) return pyError('TypeError', `unhashable type: '${k.unhashable}'`, 'retrieve')
-      const list = byLabel.get(k.key)
-      if (list) list.push(index)
-      else byLabel.set(k.key, [index])
-    }
+  try {
+    return { ok: true, indices: xiezhiIndices(cfg.ice_num ?? 1, ctx) }
+  } catch (e) {
+    if (e instanceof PyError) return pyError(e.pyClass, e.message, 'retrieve')
+    throw e
   }
-  const indices: number[][] = []
-  for (const row of ctx.test) {
-    if (!Object.prototype.hasOwnProperty.call(row, 'labels')) return pyError('KeyError', "'labels'", 'retrieve')
-    const labels = pyIterate(row.labels)
-    if (typeof labels === 'string') return pyError('TypeError', `'${labels}' object is not iterable`, 'retrieve')
+}
+
+/** The retrieve body on row data, in the runtime's Python: iter() of the labels, their dict keys, `len(ids) < ice_num`. */
+function xiezhiIndices(iceNum: unknown, ctx: RetrieveContext): number[][] {
+  const labelsOf = (row: Row): readonly unknown[] => {
+    if (!Object.prototype.hasOwnProperty.call(row, 'labels')) throw new PyError('KeyError', "'labels'")
+    return jsonRuntime.items(row.labels)
+  }
+  const byLabel = new Map<string, number[]>()
+  ctx.train.forEach((row, index) => {
+    for (const label of labelsOf(row)) {
+      const k = jsonRuntime.hashKey(label)
+      const list = byLabel.get(k)
+      if (list) list.push(index)
+      else byLabel.set(k, [index])
+    }
+  })
+  return ctx.test.map((row) => {
     const ids: number[] = []
-    for (const label of labels) {
-      if (typeof iceNum !== 'number') return pyError('TypeError', `'<' not supported between instances of 'int' and '${pyTypeName(iceNum)}'`, 'retrieve')
-      if (!(ids.length < iceNum)) break
-      const k = labelKey(label)
-      if ('unhashable' in k) return pyError('TypeError', `unhashable type: '${k.unhashable}'`, 'retrieve')
-      const found = byLabel.get(k.key)
-      if (!found) return pyError('KeyError', pyRepr(label), 'retrieve')
+    for (const label of labelsOf(row)) {
+      if (!jsonRuntime.compare('<', ids.length, iceNum)) break
+      const found = byLabel.get(jsonRuntime.hashKey(label))
+      if (!found) throw new PyError('KeyError', pyRepr(label))
       ids.push(...found)
     }
-    if (!isInt(iceNum)) return pyError('TypeError', 'slice indices must be integers or None or have an __index__ method', 'retrieve')
-    indices.push(pySliceTo(ids, iceNum))
-  }
-  return { ok: true, indices }
+    if (!isInt(iceNum)) throw new PyError('TypeError', 'slice indices must be integers or None or have an __index__ method')
+    return pySliceTo(ids, iceNum)
+  })
 }
 
 /** Train indices of the in-context examples for every test row, as upstream's `retriever.retrieve()` returns them. */

@@ -50,4 +50,9 @@ describe('Python helpers', () => {
     expect(toliststr("['a', 'b']")).toEqual(['a', 'b'])
     expect(toliststr('abc')).toEqual(['abc'])
   })
+
+  it("toliststr iterates what the literal evaluates to as Python does: a dict's keys, and an int is not iterable", () => {
+    expect(toliststr("[{'k': 1}][0]")).toEqual(['k'])
+    expect(() => toliststr('[1][0]')).toThrow("'int' object is not iterable")
+  })
 })

@@ -20,6 +20,8 @@ interface OrderTables {
   sorted: ({ items: Tagged; reverse: boolean } & Outcome)[]
   extreme: ({ fn: 'min' | 'max'; items: Tagged } & Outcome)[]
   unpack: ({ v: Tagged; starred: boolean } & Outcome)[]
+  keys: { a: Tagged; b: Tagged; same: boolean }[]
+  hash: ({ v: Tagged } & ({ ok: true } | { err: string }))[]
 }
 const tables: OrderTables = JSON.parse(readFileSync(new URL('./order-tables.json', import.meta.url), 'utf8'))
 const OPS: OrderOp[] = ['<', '<=', '>', '>=']
@@ -144,6 +146,23 @@ describe.each(families)('$name: order, len, iter and `in` are CPython’s', (f) 
       const v = f.from(r.v)
       return [[`${r.starred ? 'a, *rest, b' : 'a, b'} = ${f.rt.repr(v)}`, expected(f, r), outcome(f, () => f.list(f.unpack(v, r.starred)))]]
     })
+    expect(bad).toEqual([])
+  })
+})
+
+describe.each(families)('$name: dict keys are CPython’s (hashKey)', (f) => {
+  it('two values are one key exactly when CPython’s {a, b} has one member', () => {
+    const bad = tables.keys
+      .filter((r) => !f.skip(r.a) && !f.skip(r.b))
+      .filter((r) => (f.rt.hashKey(f.from(r.a)) === f.rt.hashKey(f.from(r.b))) !== r.same)
+      .map((r) => `${f.rt.repr(f.from(r.a))} ~ ${f.rt.repr(f.from(r.b))}: CPython ${r.same ? 'one key' : 'two keys'}`)
+    expect(bad).toEqual([])
+  })
+  it('a list, dict or set (also inside a tuple) is refused as hash() refuses it', () => {
+    const bad = tables.hash
+      .filter((r) => !f.skip(r.v))
+      .map((r) => [f.rt.repr(f.from(r.v)), 'err' in r ? r.err : 'hashable', outcome(f, () => (f.rt.hashKey(f.from(r.v)), 'hashable')).replace(/^'hashable'$/, 'hashable')])
+      .filter(([, want, got]) => want !== got)
     expect(bad).toEqual([])
   })
 })
