@@ -1,6 +1,11 @@
 // UltraFeedback's trimmed copy of FastChat (OpenBMB/UltraFeedback src/comparison_data_generation/fastchat.py), used
 // to build its comparison-data prompts: a raw `system` string instead of system_template/system_message, 14 styles,
 // its own LLAMA2 branch, and a system message always present in the OpenAI messages.
+//
+// Not a profile option (unlike fastchat_version 'v0.2.36'): no evaluation harness renders through this copy — neither
+// OpenCompass nor AISBench imports it — and its one caller, UltraFeedback's main.py, appends a principle drawn with
+// random.choice per completion to the system text, which a profile cannot reproduce. It stays for the 36 conformance
+// goldens that pin the copy's own LLAMA2 and system-message quirks (shared/conformance/fastchat.ts replays them).
 import { renderPrompt } from './separator-styles'
 import type { FormatWarning, MessageContent, OpenAIMessage, PromptResult, SeparatorStyle } from './types'
 
